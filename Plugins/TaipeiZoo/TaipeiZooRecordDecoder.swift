@@ -1,0 +1,76 @@
+import AggCore
+
+/// Decodes Taipei Zoo records from data.taipei (animals, and exhibit areas of the same
+/// envelope) across the API's generations.
+///
+/// Keys are normalised before anything else: a leading byte order mark is dropped
+/// (`\u{FEFF}A_Name_Ch`), case is folded (`A_Name_Ch` and `a_name_ch` are one key) and the
+/// one-letter table prefix (`a_`, `e_`) is removed. So `A_Name_Ch` becomes `name`,
+/// `a_pic01_url` becomes `image`, `_id` becomes `id`, and every other field keeps its
+/// normalised name (`a_location` → `location`). Strings are trimmed and empty ones dropped,
+/// so an empty picture URL means no image while the record stays. Coordinates come from
+/// `a_longitude`/`a_latitude` or from `a_geo` (`MULTIPOINT ((lon lat))`) as numbers.
+public struct TaipeiZooRecordDecoder: RecordDecoder {
+    /// Creates the decoder.
+    public init() {}
+
+    /// `taipei-zoo`.
+    public var name: String { "taipei-zoo" }
+
+    static let renames: [String: String] = [
+        "name_ch": "name", "pic01_url": "image", "pic_url": "image", "_id": "id", "_importdate": "imported",
+    ]
+
+    public func decode(_ raw: JSONValue, source: SourceDefinition) -> DecodeOutcome {
+        guard let object = raw.objectValue else {
+            return .skipped(reason: "a zoo record must be an object, found \(raw.kindDescription)")
+        }
+        var fields = JSONObject()
+        var warnings: [String] = []
+        for (rawKey, value) in object {
+            let key = Self.canonicalKey(rawKey)
+            switch (key, value) {
+            case ("id", _):
+                if let id = value.textValue { fields["id"] = .string(id.trimmingSpaces) }
+            case ("imported", .object(let date)):
+                if let text = date["date"]?.stringValue { fields["imported"] = .string(text) }
+            case ("geo", .string(let text)):
+                if let (longitude, latitude) = Self.point(fromWKT: text) {
+                    fields["longitude"] = .double(longitude)
+                    fields["latitude"] = .double(latitude)
+                } else if !text.trimmingSpaces.isEmpty {
+                    warnings.append("could not read coordinates from '\(text)'")
+                }
+            case ("longitude", _), ("latitude", _):
+                if let number = value.numberValue { fields[key] = .double(number) }
+            case (_, .string(let text)):
+                let trimmed = text.trimmingSpaces
+                if !trimmed.isEmpty { fields[key] = .string(trimmed) }
+            case (_, .null):
+                continue
+            default:
+                fields[key] = value
+            }
+        }
+        if fields["id"] == nil { return .skipped(reason: "a zoo record has no _id") }
+        return .record(fields, warnings: warnings)
+    }
+
+    /// `\u{FEFF}A_Name_Ch` → `name`; `a_location` → `location`; `_id` → `id`.
+    static func canonicalKey(_ rawKey: String) -> String {
+        var key = rawKey.unicodeScalars.filter { $0 != "\u{FEFF}" }.map(String.init).joined().lowercased().trimmingSpaces
+        if let rename = renames[key] { return rename }
+        let scalars = Array(key.unicodeScalars)
+        if scalars.count > 2, scalars[1] == "_", ("a"..."z").contains(scalars[0]) {
+            key = String(key.dropFirst(2))
+        }
+        return renames[key] ?? key
+    }
+
+    /// The first point of a WKT `POINT (lon lat)` or `MULTIPOINT ((lon lat), …)`.
+    static func point(fromWKT text: String) -> (Double, Double)? {
+        let numbers = text.split(whereSeparator: { !($0.isNumber || $0 == "." || $0 == "-") }).compactMap { Double($0) }
+        guard numbers.count >= 2 else { return nil }
+        return (numbers[0], numbers[1])
+    }
+}

@@ -1,0 +1,138 @@
+/// A JSON document as a value. Objects keep their members in document order.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The member `key` of an object, or nil.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// The element at `index` of an array, or nil.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+        return nil
+    }
+
+    /// The string, when this is a string.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The array, when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let array) = self { return array }
+        return nil
+    }
+
+    /// The object, when this is an object.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// A number read leniently: numbers, and strings holding a number (`"95578"`).
+    public var numberValue: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        case .string(let text): return Double(text.trimmingSpaces)
+        default: return nil
+        }
+    }
+
+    /// An integer read leniently: integers, integral doubles and strings holding an integer.
+    public var intValue: Int? {
+        switch self {
+        case .int(let value): return value
+        case .double(let value): return value.rounded() == value && abs(value) < 9e15 ? Int(value) : nil
+        case .string(let text): return Int(text.trimmingSpaces)
+        default: return nil
+        }
+    }
+
+    /// A scalar as text: strings as they are, numbers and booleans written out; nil for null,
+    /// arrays and objects.
+    public var textValue: String? {
+        switch self {
+        case .string(let text): return text
+        case .int(let value): return String(value)
+        case .double(let value): return JSONWriter.format(value)
+        case .bool(let value): return value ? "true" : "false"
+        default: return nil
+        }
+    }
+
+    /// True for null.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+/// A JSON object: members in document order, looked up by key.
+public struct JSONObject: Sendable, Hashable, Sequence {
+    /// The members in order.
+    public private(set) var members: [(key: String, value: JSONValue)]
+
+    /// An object with `members` (later duplicates replace earlier ones on lookup).
+    public init(_ members: [(key: String, value: JSONValue)] = []) {
+        self.members = members
+    }
+
+    /// The value of `key`, or nil.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in members where member.key == key { return member.value }
+            return nil
+        }
+        set {
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            } else if let newValue {
+                members.append((key, newValue))
+            }
+        }
+    }
+
+    /// The keys in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// True when the object has no members.
+    public var isEmpty: Bool { members.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
+        members.makeIterator()
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for member in members {
+            hasher.combine(member.key)
+            hasher.combine(member.value)
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs and line breaks.
+    package var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars[first...last])
+        return result
+    }
+}

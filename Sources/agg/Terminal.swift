@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the command line knows about where its output goes.
+enum Terminal {
+    /// True when standard output is a terminal (tables, progress) rather than a pipe or file.
+    static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// True when standard error is a terminal.
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// The width of the terminal on standard output, or `COLUMNS`, or nil.
+    static var width: Int? {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = getenv("COLUMNS").map({ String(cString: $0) }), let columns = Int(text), columns > 0 { return columns }
+        return nil
+    }
+
+    /// Writes a line to standard error.
+    static func printError(_ text: String) {
+        var line = text
+        line += "\n"
+        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    }
+}
