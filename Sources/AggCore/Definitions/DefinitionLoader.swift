@@ -17,6 +17,7 @@ public struct DefinitionLoader: Sendable {
         "title", "description", "homepage", "kind", "decoder", "request", "parameters", "secrets",
         "records", "paginate", "key", "fields", "search", "image", "insert", "ttl",
     ]
+    static let remoteOnlyKeys = ["request", "paginate", "records", "ttl", "parameters", "secrets", "decoder"]
     static let requestKeys = ["url", "method", "query", "headers", "body"]
     static let parameterKeys = ["type", "required", "default", "description"]
     static let fieldKeys = ["path", "type"]
@@ -81,12 +82,23 @@ public struct DefinitionLoader: Sendable {
             }
             definition.decoder = decoder
         }
-        if let node = members["parameters"]?.value { definition.parameters = loadParameters(node, context: context, reader: reader) }
-        if let node = members["secrets"]?.value { definition.secrets = loadSecrets(node, context: context, reader: reader) }
-        if let node = members["request"]?.value { definition.request = loadRequest(node, context: context, definition: definition, reader: reader) }
-        if let node = members["records"]?.value, let path = reader.path(node, "'records'") { definition.records = path }
-        if let node = members["paginate"]?.value, let pagination = loadPagination(node, context: context, reader: reader) {
-            definition.pagination = pagination
+        if definition.kind == .local {
+            for key in Self.remoteOnlyKeys {
+                if let member = members[key] {
+                    reader.error("'\(key)' does not apply to a local source ('\(name)' has 'kind: local')", at: member.key)
+                }
+            }
+        } else {
+            if let node = members["parameters"]?.value { definition.parameters = loadParameters(node, context: context, reader: reader) }
+            if let node = members["secrets"]?.value { definition.secrets = loadSecrets(node, context: context, reader: reader) }
+            if let node = members["request"]?.value { definition.request = loadRequest(node, context: context, definition: definition, reader: reader) }
+            if let node = members["records"]?.value, let path = reader.path(node, "'records'") { definition.records = path }
+            if let node = members["paginate"]?.value, let pagination = loadPagination(node, context: context, reader: reader) {
+                definition.pagination = pagination
+            }
+            if members["request"] == nil {
+                reader.error("source '\(name)' has no 'request'; a remote source needs one (or add 'kind: local' for a collection without an endpoint)", at: nameNode)
+            }
         }
         if let node = members["fields"]?.value { definition.fields = loadFields(node, context: context, reader: reader) }
         if let node = members["key"]?.value, let key = reader.stringList(node, "'key'") {
@@ -109,30 +121,14 @@ public struct DefinitionLoader: Sendable {
                 checkFieldNames(required, what: "'insert.required'", at: requiredNode, definition: definition, reader: reader)
             }
         }
-        if let node = members["ttl"]?.value, let text = reader.string(node, "'ttl'") {
+        if definition.kind == .remote, let node = members["ttl"]?.value, let text = reader.string(node, "'ttl'") {
             if let ttl = TimeToLive(text) {
                 definition.ttl = ttl
             } else {
                 reader.error("'ttl' must be a duration like 30s, 15m, 12h, 1d or 1w; found '\(text)'", at: node)
             }
         }
-        checkKind(definition, members: members, nameNode: nameNode, reader: reader)
         return definition
-    }
-
-    private func checkKind(_ definition: SourceDefinition, members: [String: (key: YAMLNode, value: YAMLNode)], nameNode: YAMLNode, reader: SchemaReader) {
-        switch definition.kind {
-        case .remote:
-            if members["request"] == nil {
-                reader.error("source '\(definition.name)' has no 'request'; a remote source needs one (or add 'kind: local' for a collection without an endpoint)", at: nameNode)
-            }
-        case .local:
-            for key in ["request", "paginate", "records", "ttl", "parameters", "secrets", "decoder"] {
-                if let member = members[key] {
-                    reader.error("'\(key)' does not apply to a local source ('\(definition.name)' has 'kind: local')", at: member.key)
-                }
-            }
-        }
     }
 
     /// Field names must be declared when the definition maps fields itself; a decoder plug-in
