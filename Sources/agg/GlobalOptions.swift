@@ -8,6 +8,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("sources"), help: ArgumentHelp("Also load source definitions from FILE (repeatable; later files win).", valueName: "FILE"))
     var sourceFiles: [String] = []
 
+    @Option(name: .customLong("store"), help: ArgumentHelp("Where records live: sqlite:PATH (default), memory: or file:DIR. Also AGG_STORE.", valueName: "URL"))
+    var storeLocation: String?
+
     /// The process environment.
     var environment: [String: String] { ProcessInfo.processInfo.environment }
 
@@ -18,6 +21,17 @@ struct GlobalOptions: ParsableArguments {
             Terminal.printError(diagnostic.description)
         }
         return registry
+    }
+
+    /// The registry, the store chosen by `--store`/`AGG_STORE`, and the built-in decoders.
+    func makeAggregator() throws -> Aggregator {
+        let registry = loadRegistry()
+        do {
+            let store = try StoreLocator.open(storeLocation ?? environment["AGG_STORE"], directories: AggDirectories(environment: environment))
+            return Aggregator(registry: registry, store: store, decoders: Builtins.decoders, environment: environment)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description, error.kind == .unsupportedLocation ? .usage : .storage)
+        }
     }
 
     /// The source called `name`, or a usage failure with a "did you mean".
@@ -39,6 +53,24 @@ extension AsyncParsableCommand {
         } catch let failure as CommandFailure {
             Terminal.printError("agg: \(failure.message)")
             throw failure.status.code
+        } catch let error as UnknownSourceError {
+            Terminal.printError("agg: \(error)")
+            throw ExitStatus.usage.code
+        } catch let error as InputError {
+            Terminal.printError("agg: \(error)")
+            throw ExitStatus.usage.code
+        } catch let error as ConfigurationError {
+            Terminal.printError("agg: \(error)")
+            switch error.kind {
+            case .missingParameter, .unknownParameter, .invalidParameter: throw ExitStatus.usage.code
+            case .missingVariable, .missingSecret: throw ExitStatus.configuration.code
+            }
+        } catch let error as StoreError {
+            Terminal.printError("agg: \(error)")
+            switch error.kind {
+            case .notFound, .notLocal, .unsupportedLocation: throw ExitStatus.usage.code
+            case .backend: throw ExitStatus.storage.code
+            }
         }
     }
 }

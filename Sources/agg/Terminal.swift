@@ -20,10 +20,13 @@ enum Terminal {
         return nil
     }
 
-    /// Writes a line to standard error.
-    static func printError(_ text: String) {
+    /// True when standard input is a terminal (a person can answer questions).
+    static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Writes text to standard error, by default as a line.
+    static func printError(_ text: String, newline: Bool = true) {
         var line = text
-        line += "\n"
+        if newline { line += "\n" }
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
 }

@@ -15,7 +15,7 @@ public struct DefinitionLoader: Sendable {
 
     static let sourceKeys = [
         "title", "description", "homepage", "kind", "decoder", "request", "parameters", "secrets",
-        "records", "paginate", "key", "fields", "search", "image", "insert", "ttl",
+        "records", "paginate", "key", "fields", "search", "image", "columns", "insert", "ttl",
     ]
     static let remoteOnlyKeys = ["request", "paginate", "records", "ttl", "parameters", "secrets", "decoder"]
     static let requestKeys = ["url", "method", "query", "headers", "body"]
@@ -114,6 +114,10 @@ public struct DefinitionLoader: Sendable {
             checkFieldNames([image], what: "'image'", at: node, definition: definition, reader: reader)
         } else if definition.fields.contains(where: { $0.name == "image" }) {
             definition.image = "image"
+        }
+        if let node = members["columns"]?.value, let columns = reader.stringList(node, "'columns'") {
+            definition.columns = columns
+            checkFieldNames(columns, what: "'columns'", at: node, definition: definition, reader: reader)
         }
         if let node = members["insert"]?.value, let insert = reader.mapping(node, allowed: Self.insertKeys, context: "'insert' of \(context)") {
             if let requiredNode = insert["required"]?.value, let required = reader.stringList(requiredNode, "'insert.required'") {

@@ -39,6 +39,8 @@ public struct SourceDefinition: Sendable {
     public var search: String?
     /// The canonical field that holds a record's image URL.
     public var image: String?
+    /// The fields tables show by default.
+    public var columns: [String]
     /// What a user's own record must have.
     public var insert: InsertRules
     /// How long fetched data stays fresh.
@@ -52,7 +54,7 @@ public struct SourceDefinition: Sendable {
         kind: Kind, decoder: String? = nil, request: RequestTemplate? = nil,
         parameters: [ParameterDefinition] = [], secrets: [SecretDefinition] = [],
         records: RecordPath = .root, pagination: Pagination = .none, key: [String] = [],
-        fields: [FieldMapping] = [], search: String? = nil, image: String? = nil,
+        fields: [FieldMapping] = [], search: String? = nil, image: String? = nil, columns: [String] = [],
         insert: InsertRules = InsertRules(), ttl: TimeToLive? = nil, location: SourceLocation
     ) {
         self.name = name
@@ -70,6 +72,7 @@ public struct SourceDefinition: Sendable {
         self.fields = fields
         self.search = search
         self.image = image
+        self.columns = columns
         self.insert = insert
         self.ttl = ttl
         self.location = location

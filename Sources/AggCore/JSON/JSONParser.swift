@@ -22,6 +22,12 @@ public enum JSONParser {
         }
     }
 
+    /// Parses one JSON document from bytes in memory the caller owns.
+    public static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var reader = Reader(bytes: buffer)
+        return try reader.document()
+    }
+
     /// Parses one JSON document from text.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The one interface to agg for the command line and for embedding tools: a registry of
+/// sources, a store, and decoders, all chosen by the caller.
+///
+/// ```swift
+/// let aggregator = Aggregator(registry: registry, store: MemoryRecordStore(), decoders: decoders)
+/// let record = try await aggregator.insert(into: "faces", fields: ["name": "Ada"], image: .file("ada.png"))
+/// let records = try await aggregator.records(of: "faces")
+/// ```
+public struct Aggregator: Sendable {
+    /// Known sources.
+    public var registry: SourceRegistry
+    /// Where records live.
+    public var store: any RecordStore
+    /// Registered decoder plug-ins.
+    public var decoders: DecoderRegistry
+    /// The environment templates read (`${NAME}`), normally the process's.
+    public var environment: [String: String]
+
+    /// Creates an aggregator.
+    public init(
+        registry: SourceRegistry, store: any RecordStore, decoders: DecoderRegistry,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.registry = registry
+        self.store = store
+        self.decoders = decoders
+        self.environment = environment
+    }
+
+    /// The definition of `name`.
+    public func source(named name: String) throws(UnknownSourceError) -> SourceDefinition {
+        try registry.source(named: name).definition
+    }
+
+    /// The merged view of a source (local records newest first, then remote ones), or of one
+    /// of its parameterised collections.
+    public func records(of source: String, parameters: [String: String] = [:]) async throws -> [Record] {
+        let definition = try self.source(named: source)
+        return try await store.records(matching: RecordQuery(
+            collection: CollectionID(source: source, parameters: parameters), searchField: definition.search))
+    }
+}

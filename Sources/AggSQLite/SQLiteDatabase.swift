@@ -1,0 +1,161 @@
+import AggCore
+internal import CSQLite
+import Foundation
+
+/// A value bound to or read from SQLite.
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// One SQLite connection. It owns the C handle for its lifetime; every SQLite return code
+/// becomes a Swift error in `check`, and nowhere else. Not thread-safe: its owner serialises
+/// access.
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    let path: String
+
+    /// Opens (creating when needed) the database at `path` in WAL mode, waiting up to 30 s for
+    /// other writers.
+    init(path: String) throws {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        if code != SQLITE_OK {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            handle = nil
+            throw StoreError(.backend, "cannot open the SQLite store at \(path): \(message)")
+        }
+        sqlite3_busy_timeout(handle, 30_000)
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = NORMAL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Turns a SQLite result code into a `StoreError`.
+    @discardableResult
+    func check(_ code: Int32, _ what: @autoclosure () -> String) throws -> Int32 {
+        switch code {
+        case SQLITE_OK, SQLITE_ROW, SQLITE_DONE:
+            return code
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            throw StoreError(.backend, "the SQLite store at \(path) stayed locked by another process for 30 s (\(what()))")
+        default:
+            let message = String(cString: sqlite3_errmsg(handle))
+            throw StoreError(.backend, "SQLite store \(path): \(what()) failed: \(message)")
+        }
+    }
+
+    /// Runs one or more statements without results.
+    func execute(_ sql: String) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql)
+    }
+
+    /// Compiles a statement.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil), "preparing \(sql)")
+        return SQLiteStatement(statement: statement!, database: self)
+    }
+
+    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writes (taking the write lock at
+    /// once, so writers queue instead of failing), `BEGIN` for reads. Commits when `body`
+    /// returns, rolls back when it throws.
+    func transaction<T>(writing: Bool, _ body: () throws -> T) throws -> T {
+        try execute(writing ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The `user_version` pragma, used for migrations.
+    var userVersion: Int {
+        get throws {
+            let statement = try prepare("PRAGMA user_version")
+            _ = try statement.step()
+            return Int(statement.integer(0))
+        }
+    }
+}
+
+/// A compiled statement of a `SQLiteDatabase`.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+
+    fileprivate init(statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+    }
+
+    /// Resets the statement and binds `values` to its parameters in order.
+    @discardableResult
+    func bind(_ values: [SQLiteValue]) throws -> SQLiteStatement {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(statement, index)
+            case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
+            case .real(let number): code = sqlite3_bind_double(statement, index, number)
+            case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, agg_sqlite_transient())
+            case .blob(let data):
+                code = data.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), agg_sqlite_transient())
+                }
+            }
+            try database.check(code, "binding a value")
+        }
+        return self
+    }
+
+    /// Steps once: true when a row is available.
+    func step() throws -> Bool {
+        try database.check(sqlite3_step(statement), "running a statement") == SQLITE_ROW
+    }
+
+    /// Steps until done.
+    func run() throws {
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+    func text(_ column: Int32) -> String? {
+        guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// The column's bytes without copying them into a String (for JSON parsing).
+    func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+        guard let pointer = sqlite3_column_blob(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return try body(UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+
+    func blob(_ column: Int32) -> Data? {
+        withBytes(column) { Data($0) }
+    }
+}

@@ -1,0 +1,63 @@
+/// The SQLite store's tables, created and upgraded by `user_version`.
+enum SQLiteSchema {
+    /// Each migration brings the schema from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE collections (
+            id INTEGER PRIMARY KEY,
+            source TEXT NOT NULL,
+            parameters TEXT NOT NULL,
+            generation INTEGER,
+            next_generation INTEGER NOT NULL DEFAULT 0,
+            synced_at REAL,
+            stop_reason TEXT,
+            record_count INTEGER,
+            pages_fetched INTEGER,
+            total_pages INTEGER,
+            current_page INTEGER,
+            provenance TEXT,
+            UNIQUE (source, parameters)
+        );
+        CREATE TABLE remote_records (
+            collection INTEGER NOT NULL REFERENCES collections (id),
+            generation INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            search TEXT,
+            fields TEXT NOT NULL,
+            raw TEXT NOT NULL,
+            image TEXT,
+            fetched_at REAL NOT NULL,
+            PRIMARY KEY (collection, generation, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX remote_records_by_key ON remote_records (collection, generation, key);
+        CREATE INDEX remote_records_by_search ON remote_records (collection, generation, search);
+        CREATE TABLE local_records (
+            source TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            search TEXT,
+            fields TEXT NOT NULL,
+            image TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (source, sequence),
+            UNIQUE (source, key)
+        );
+        CREATE INDEX local_records_by_search ON local_records (source, search);
+        CREATE TABLE sequences (source TEXT PRIMARY KEY, last INTEGER NOT NULL);
+        CREATE TABLE blobs (digest TEXT PRIMARY KEY, format TEXT NOT NULL, data BLOB NOT NULL);
+        """,
+    ]
+
+    /// Applies every migration the database has not had yet, each in its own transaction.
+    static func migrate(_ db: SQLiteDatabase) throws {
+        try db.transaction(writing: true) {
+            let version = try db.userVersion
+            for (index, migration) in migrations.enumerated() where index >= version {
+                try db.execute(migration)
+                try db.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import AggCore
+import ArgumentParser
+
+/// `agg query SOURCE …`: the merged view of a source, filtered and formatted.
+struct QueryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "List a source's records: yours first (newest first), then the remote ones.",
+        discussion: """
+            Examples:
+              agg query zoo --prefix 大
+              agg query zoo --contains 熊 --fields name,location
+              agg query pokemon --where types=Fire --sort id:desc --format json
+              agg query metro --format ndjson
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var filters: QueryOptions
+
+    @Argument(help: "The source.")
+    var source: String
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("A source parameter NAME=VALUE (for example lat=25.03); repeatable.", valueName: "NAME=VALUE"))
+    var parameters: [String] = []
+
+    @Option(help: ArgumentHelp("Only these fields, comma-separated.", valueName: "A,B,C"))
+    var fields: String?
+
+    @Option(help: "table (default on a terminal), json, ndjson (default when piped) or csv.")
+    var format: RecordFormatter.Format?
+
+    @Flag(help: "Include each record's raw document (json, ndjson).")
+    var raw = false
+
+    func validate() throws {
+        _ = try FieldAssignments.parse(parameters, what: "parameter")
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let aggregator = try global.makeAggregator()
+            let definition = try aggregator.source(named: source)
+            let values = try definition.resolveParameters(try FieldAssignments.parse(parameters, what: "parameter"))
+            let collection = CollectionID(source: source, parameters: values)
+            let query = try filters.query(for: definition, collection: collection, includeRaw: raw)
+            let records = try await aggregator.store.records(matching: query)
+            let selected = fields.map { $0.split(separator: ",").map { String($0).trimmingSpaces } }
+            let formatter = RecordFormatter(definition: definition, fields: selected, includeRaw: raw)
+            let outputFormat = format ?? (Terminal.standardOutputIsTerminal ? .table : .ndjson)
+            switch outputFormat {
+            case .table:
+                if !records.isEmpty { print(formatter.table(records, width: Terminal.standardOutputIsTerminal ? Terminal.width : nil)) }
+            case .json:
+                print(formatter.jsonArray(records))
+            case .ndjson:
+                for record in records { print(formatter.ndjsonLine(record)) }
+            case .csv:
+                print(formatter.csv(records), terminator: "")
+            }
+            if records.isEmpty {
+                if Terminal.standardErrorIsTerminal { Terminal.printError("no records matched") }
+                throw ExitStatus.noResults.code
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import AggCore
+import Foundation
+
+/// The readable text of `agg show`: a headline, then every field.
+struct RecordDetail {
+    let record: Record
+    let definition: SourceDefinition
+
+    var text: String {
+        var lines: [String] = []
+        let title = definition.search.flatMap { record.fields[$0]?.textValue } ?? record.key
+        lines.append("\(definition.name)/\(record.key) — \(title)")
+        if let destination = record.fields["destination"]?.textValue {
+            lines.append("→ bound for \(destination)")
+        }
+        var rows: [(String, String)] = [("origin", record.origin == .local ? "local (yours, #\(record.sequence ?? 0))" : "remote")]
+        if let image = record.image { rows.append(("image", RecordFormatter.imageText(image))) }
+        let style = Date.ISO8601FormatStyle(timeZone: .current)
+        if let date = record.fetchedAt { rows.append(("fetched", date.formatted(style))) }
+        if let date = record.createdAt { rows.append(("created", date.formatted(style))) }
+        if let date = record.updatedAt, date != record.createdAt { rows.append(("updated", date.formatted(style))) }
+        for (name, value) in record.fields where !name.hasSuffix("_display") {
+            let display = record.fields[name + "_display"].map { " (\(RecordFormatter.text($0)))" } ?? ""
+            rows.append((name, RecordFormatter.text(value) + display))
+        }
+        let width = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
+        for (name, value) in rows {
+            let padding = String(repeating: " ", count: width - DisplayWidth.of(name))
+            let indented = value.replacingOccurrences(of: "\r\n", with: "\n")
+                .replacingOccurrences(of: "\n", with: "\n  " + String(repeating: " ", count: width + 2))
+            lines.append("  \(name)\(padding)  \(indented)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

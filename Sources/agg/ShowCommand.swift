@@ -1,0 +1,43 @@
+import AggCore
+import ArgumentParser
+
+/// `agg show SOURCE KEY`: one record in full.
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one record in full: every field, its image, origin and times.",
+        discussion: "Example:\n  agg show metro 台北車站站/南港展覽館站"
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The source.")
+    var source: String
+
+    @Argument(help: "The record's key.")
+    var key: String
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("A source parameter NAME=VALUE; repeatable.", valueName: "NAME=VALUE"))
+    var parameters: [String] = []
+
+    @Option(help: "table (readable, the default) or json.")
+    var format: RecordFormatter.Format = .table
+
+    func run() async throws {
+        try await reportingFailures {
+            let aggregator = try global.makeAggregator()
+            let definition = try aggregator.source(named: source)
+            let values = try definition.resolveParameters(try FieldAssignments.parse(parameters, what: "parameter"))
+            guard let record = try await aggregator.store.record(key: key, in: CollectionID(source: source, parameters: values)) else {
+                throw CommandFailure("no record '\(key)' in source '\(source)' (agg query \(source) lists the keys)", .usage)
+            }
+            let formatter = RecordFormatter(definition: definition, includeRaw: true)
+            switch format {
+            case .json, .ndjson:
+                print(JSONWriter.string(formatter.json(record)))
+            case .table, .csv:
+                print(RecordDetail(record: record, definition: definition).text)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import AggCore
+import AggSQLite
+import AggTestSupport
+import Foundation
+import Testing
+
+@Suite struct SQLiteConcurrencyTests {
+    @Test func aReaderIsNotBlockedByASnapshotBeingWritten() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path + "/agg.sqlite"
+        let writerStore = try SQLiteRecordStore(path: path)
+        let readerStore = try SQLiteRecordStore(path: path)
+        let zoo = CollectionID(source: "zoo")
+        try await writerStore.replaceSnapshot(of: zoo, with: batches([[remote("1", "a")]])) { state($0) }
+        let writer = try await writerStore.beginSnapshot(of: zoo)
+        try await writer.append((0..<1000).map { remote("n\($0)", "x") })
+        #expect(try await readerStore.records(matching: RecordQuery(collection: zoo)).map(\.key) == ["1"])
+        _ = try await readerStore.insertLocal(source: "zoo", draft: LocalRecordDraft(fields: ["name": "b"]), blob: nil)
+        try await writer.commit(state(1000))
+        #expect(try await readerStore.count(in: zoo) == (local: 1, remote: 1000))
+    }
+
+    @Test func leftoversOfAKilledSyncAreInvisibleAndCleanedUp() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path + "/agg.sqlite"
+        let zoo = CollectionID(source: "zoo")
+        do {
+            let store = try SQLiteRecordStore(path: path)
+            try await store.replaceSnapshot(of: zoo, with: batches([[remote("1", "a")]])) { state($0) }
+            let writer = try await store.beginSnapshot(of: zoo)
+            try await writer.append([remote("orphan", "x")])
+        }
+        let reopened = try SQLiteRecordStore(path: path)
+        #expect(try await reopened.records(matching: RecordQuery(collection: zoo)).map(\.key) == ["1"])
+        try await reopened.replaceSnapshot(of: zoo, with: batches([[remote("2", "b")]])) { state($0) }
+        #expect(try await reopened.records(matching: RecordQuery(collection: zoo)).map(\.key) == ["2"])
+    }
+}
