@@ -28,7 +28,9 @@ struct GlobalOptions: ParsableArguments {
         let registry = loadRegistry()
         do {
             let store = try StoreLocator.open(storeLocation ?? environment["AGG_STORE"], directories: AggDirectories(environment: environment))
-            return Aggregator(registry: registry, store: store, decoders: Builtins.decoders, environment: environment)
+            return Aggregator(
+                registry: registry, store: store, decoders: Builtins.decoders, environment: environment,
+                bundledSnapshots: BuiltinSnapshots())
         } catch let error as StoreError {
             throw CommandFailure(error.description, error.kind == .unsupportedLocation ? .usage : .storage)
         }

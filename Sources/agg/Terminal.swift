@@ -23,6 +23,13 @@ enum Terminal {
     /// True when standard input is a terminal (a person can answer questions).
     static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
+    /// The width of the terminal on standard error, or nil.
+    static var errorWidth: Int? {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return nil
+    }
+
     /// Writes text to standard error, by default as a line.
     static func printError(_ text: String, newline: Bool = true) {
         var line = text

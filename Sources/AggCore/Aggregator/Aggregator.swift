@@ -17,12 +17,21 @@ public struct Aggregator: Sendable {
     public var decoders: DecoderRegistry
     /// The environment templates read (`${NAME}`), normally the process's.
     public var environment: [String: String]
+    /// Recorded responses to fall back on when a source cannot be reached and nothing is
+    /// stored yet; nil for none.
+    public var bundledSnapshots: (any BundledSnapshotProvider)?
+    /// Limits of the HTTP client syncs use.
+    public var httpConfiguration: HTTPClientConfiguration
 
     /// Creates an aggregator.
     public init(
         registry: SourceRegistry, store: any RecordStore, decoders: DecoderRegistry,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        bundledSnapshots: (any BundledSnapshotProvider)? = nil,
+        httpConfiguration: HTTPClientConfiguration = HTTPClientConfiguration()
     ) {
+        self.bundledSnapshots = bundledSnapshots
+        self.httpConfiguration = httpConfiguration
         self.registry = registry
         self.store = store
         self.decoders = decoders

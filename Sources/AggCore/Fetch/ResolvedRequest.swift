@@ -53,6 +53,11 @@ extension SourceDefinition {
         guard let request else {
             throw ConfigurationError(kind: .missingVariable(""), description: "source '\(name)' is local; it has no request to send")
         }
+        for secret in secrets where environment[secret.variable]?.isEmpty ?? true {
+            var message = "source '\(name)' needs the secret \(secret.variable) in the environment, and it is not set"
+            if let help = secret.help { message += "; \(help)" }
+            throw ConfigurationError(kind: .missingSecret(secret.variable), description: message)
+        }
         let values = try resolveParameters(given)
         let secretNames = Set(secrets.map(\.variable))
         var secretValues: [String] = []

@@ -15,10 +15,12 @@ public enum JSONParser {
 
     /// Parses one JSON document.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-        let array = bytes as? [UInt8] ?? Array(bytes)
-        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            var reader = Reader(bytes: buffer)
-            return try reader.document()
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer) }
+        }
+        if let result { return try result.get() }
+        return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            try parse(buffer: buffer)
         }
     }
 

@@ -1,0 +1,92 @@
+internal import CCurl
+import Foundation
+import Synchronization
+
+/// Runs transfers on one libcurl multi handle, from one thread, at most
+/// `maximumConcurrentTransfers` at a time. Submitted transfers queue until a slot is free.
+final class CurlMultiLoop: @unchecked Sendable {
+    private let multi: UnsafeMutableRawPointer
+    private let maximumConcurrent: Int
+    private let lock = NSLock()
+    private var pending: [CurlTransfer] = []
+    private var stopping = false
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    private let finished = DispatchSemaphore(value: 0)
+    private let peak = Mutex(0)
+
+    init(maximumConcurrentTransfers: Int) {
+        _ = CurlGlobal.initialised
+        multi = curl_multi_init()!
+        maximumConcurrent = max(1, maximumConcurrentTransfers)
+        agg_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maximumConcurrent)
+        let thread = Thread { [self] in run() }
+        thread.name = "agg-curl"
+        thread.start()
+    }
+
+    /// The most transfers that ran at once so far.
+    var peakConcurrency: Int { peak.withLock { $0 } }
+
+    /// Queues a transfer; the loop starts it when a slot is free.
+    func submit(_ transfer: CurlTransfer) {
+        lock.withLock { pending.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Wakes the loop so it notices cancelled transfers.
+    func wake() {
+        curl_multi_wakeup(multi)
+    }
+
+    /// Finishes the transfers under way, fails the queued ones, and stops the thread.
+    func shutdown() {
+        let dropped: [CurlTransfer] = lock.withLock {
+            stopping = true
+            defer { pending = [] }
+            return pending
+        }
+        for transfer in dropped {
+            transfer.cancel()
+            transfer.finish(CURLE_ABORTED_BY_CALLBACK)
+        }
+        curl_multi_wakeup(multi)
+        finished.wait()
+        curl_multi_cleanup(multi)
+    }
+
+    private func run() {
+        while true {
+            let (starting, stop) = lock.withLock { () -> ([CurlTransfer], Bool) in
+                let free = maximumConcurrent - active.count
+                let taken = Array(pending.prefix(max(0, free)))
+                pending.removeFirst(taken.count)
+                return (taken, stopping)
+            }
+            for transfer in starting {
+                active[transfer.easy] = transfer
+                curl_multi_add_handle(multi, transfer.easy)
+            }
+            let count = active.count
+            peak.withLock { $0 = max($0, count) }
+            for (easy, transfer) in active where transfer.isCancelled {
+                curl_multi_remove_handle(multi, easy)
+                active[easy] = nil
+                transfer.finish(CURLE_WRITE_ERROR)
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(multi, easy)
+                if let transfer = active.removeValue(forKey: easy) { transfer.finish(code) }
+            }
+            if stop, active.isEmpty {
+                finished.signal()
+                return
+            }
+            curl_multi_poll(multi, nil, 0, 200, nil)
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+
+/// Walks a source's pages as its definition declares, fetching through `HTTPClient` and
+/// handing each decoded page, in order, to `deliver`. Guards: a page limit, a repeated page
+/// (same URL, cursor or content) and an empty page all stop the walk.
+struct PageWalker {
+    let definition: SourceDefinition
+    let request: ResolvedRequest
+    let pipeline: RecordPipeline
+    let client: HTTPClient
+    let options: SyncOptions
+    /// The total pages stored from an earlier sync, for `--page random`.
+    let storedTotalPages: Int?
+
+    /// What the walk found out, beyond the records.
+    struct Outcome {
+        var stopReason: StopReason
+        var pages = 0
+        var bytes = 0
+        var totalPages: Int?
+        var currentPage: Int?
+        var warnings: [String] = []
+    }
+
+    /// One fetched and decoded page.
+    struct FetchedPage: Sendable {
+        var page: RecordPipeline.Page
+        var bytes: Int
+        var digest: Int
+        var url: String
+    }
+
+    func fetch(_ url: String) async throws -> FetchedPage {
+        var httpRequest = HTTPRequest(url: url, method: request.method, headers: request.headers,
+                                      body: request.body.map { Data($0.utf8) }, secrets: request.secretValues)
+        httpRequest.secrets = request.secretValues
+        let response = try await client.send(httpRequest)
+        var hasher = Hasher()
+        response.body.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let page = try pipeline.page(from: response.body)
+        return FetchedPage(page: page, bytes: response.body.count, digest: hasher.finalize(), url: url)
+    }
+
+    /// `url` with `name=value` set in its query (replacing an earlier value).
+    static func setting(_ name: String, _ value: String, in url: String) -> String {
+        guard var components = URLComponents(string: url) else { return url }
+        var items = components.percentEncodedQueryItems ?? []
+        items.removeAll { $0.name == name }
+        items.append(URLQueryItem(name: URLEncoding.queryComponent(name), value: URLEncoding.queryComponent(value)))
+        components.percentEncodedQueryItems = items
+        return components.string ?? url
+    }
+
+    func walk(deliver: (FetchedPage) async throws -> Void) async throws -> Outcome {
+        switch definition.pagination {
+        case .none:
+            let page = try await fetch(request.url)
+            try await deliver(page)
+            return Outcome(stopReason: .singleDocument, pages: 1, bytes: page.bytes)
+        case .offset(let offset):
+            return try await walkOffsets(offset, deliver: deliver)
+        case .page(let paging):
+            return try await walkPages(paging, deliver: deliver)
+        case .next(let next):
+            return try await walkNextLinks(next, deliver: deliver)
+        }
+    }
+
+    private func walkOffsets(_ paging: OffsetPagination, deliver: (FetchedPage) async throws -> Void) async throws -> Outcome {
+        func url(offset: Int) -> String {
+            Self.setting(paging.offsetParameter, String(offset), in: Self.setting(paging.limitParameter, String(paging.limit), in: request.url))
+        }
+        let first = try await fetch(url(offset: 0))
+        try await deliver(first)
+        var outcome = Outcome(stopReason: .lastPage, pages: 1, bytes: first.bytes)
+        if first.page.records.isEmpty && first.page.skipped == 0 { outcome.stopReason = .emptyPage; return outcome }
+        if let total = paging.total.flatMap({ $0.value(in: first.page.document) })?.intValue {
+            let needed = max(1, (total + paging.limit - 1) / paging.limit)
+            outcome.totalPages = needed
+            let pages = min(needed, paging.maximumPages)
+            outcome.stopReason = pages < needed ? .pageLimit : .totalReached
+            if pages < needed { outcome.warnings.append("stopped after \(pages) pages (max_pages); the source has \(needed)") }
+            var previousDigest = first.digest
+            try await fetchConcurrently(offsets: (1..<pages).map { $0 * paging.limit }, url: url) { page in
+                if page.digest == previousDigest {
+                    outcome.stopReason = .repeatedPage
+                    outcome.warnings.append("page \(outcome.pages + 1) repeats the page before it (does the server ignore '\(paging.offsetParameter)'?); stopped")
+                    return false
+                }
+                previousDigest = page.digest
+                try await deliver(page)
+                outcome.pages += 1
+                outcome.bytes += page.bytes
+                return true
+            }
+            return outcome
+        }
+        var previous = first
+        while true {
+            if previous.page.records.count + previous.page.skipped < paging.limit { outcome.stopReason = .shortPage; return outcome }
+            if outcome.pages >= paging.maximumPages { outcome.stopReason = .pageLimit; return outcome }
+            let page = try await fetch(url(offset: outcome.pages * paging.limit))
+            if page.page.records.isEmpty && page.page.skipped == 0 { outcome.stopReason = .emptyPage; return outcome }
+            if page.digest == previous.digest {
+                outcome.warnings.append("page \(outcome.pages + 1) repeats the page before it (does the server ignore '\(paging.offsetParameter)'?); stopped")
+                outcome.stopReason = .repeatedPage
+                return outcome
+            }
+            try await deliver(page)
+            outcome.pages += 1
+            outcome.bytes += page.bytes
+            previous = page
+        }
+    }
+
+    /// Fetches `offsets` with up to `options.pageConcurrency` requests in flight, handing the
+    /// pages to `handle` in order; `handle` returning false stops the walk.
+    private func fetchConcurrently(offsets: [Int], url: (Int) -> String, handle: (FetchedPage) async throws -> Bool) async throws {
+        guard !offsets.isEmpty else { return }
+        let urls = offsets.map(url)
+        let window = max(1, options.pageConcurrency)
+        try await withThrowingTaskGroup(of: (Int, FetchedPage).self) { group in
+            var nextToStart = 0
+            var nextToHandle = 0
+            var ready: [Int: FetchedPage] = [:]
+            while nextToStart < min(window, urls.count) {
+                let index = nextToStart
+                group.addTask { (index, try await fetch(urls[index])) }
+                nextToStart += 1
+            }
+            while nextToHandle < urls.count, let (index, page) = try await group.next() {
+                ready[index] = page
+                while let page = ready.removeValue(forKey: nextToHandle) {
+                    guard try await handle(page) else {
+                        group.cancelAll()
+                        return
+                    }
+                    nextToHandle += 1
+                    if nextToStart < urls.count {
+                        let index = nextToStart
+                        group.addTask { (index, try await fetch(urls[index])) }
+                        nextToStart += 1
+                    }
+                }
+            }
+        }
+    }
+
+    private func walkPages(_ paging: PagePagination, deliver: (FetchedPage) async throws -> Void) async throws -> Outcome {
+        func url(_ number: Int) -> String {
+            var url = Self.setting(paging.pageParameter, String(number), in: request.url)
+            if let size = paging.size, let parameter = paging.sizeParameter { url = Self.setting(parameter, String(size), in: url) }
+            return url
+        }
+        func totalPages(_ page: FetchedPage) -> Int? {
+            paging.totalPages.flatMap { $0.value(in: page.page.document) }?.intValue
+        }
+        if let selection = options.page {
+            var number: Int
+            var outcome = Outcome(stopReason: .requestedPage)
+            switch selection {
+            case .number(let requested):
+                number = requested
+            case .random:
+                var total = storedTotalPages
+                if total == nil {
+                    let first = try await fetch(url(paging.firstPage))
+                    outcome.bytes += first.bytes
+                    total = totalPages(first)
+                }
+                number = Int.random(in: paging.firstPage...max(paging.firstPage, (total ?? 1) + paging.firstPage - 1))
+            }
+            let page = try await fetch(url(number))
+            try await deliver(page)
+            outcome.pages = 1
+            outcome.bytes += page.bytes
+            outcome.totalPages = totalPages(page)
+            outcome.currentPage = number
+            return outcome
+        }
+        var outcome = Outcome(stopReason: .lastPage)
+        var number = paging.firstPage
+        var previousDigest: Int?
+        while true {
+            let page = try await fetch(url(number))
+            if page.page.records.isEmpty && page.page.skipped == 0 {
+                outcome.stopReason = .emptyPage
+                if outcome.pages == 0 { try await deliver(page); outcome.currentPage = number }
+                return outcome
+            }
+            if page.digest == previousDigest {
+                outcome.warnings.append("page \(number) repeats the page before it (does the server ignore '\(paging.pageParameter)'?); stopped")
+                outcome.stopReason = .repeatedPage
+                return outcome
+            }
+            previousDigest = page.digest
+            try await deliver(page)
+            outcome.pages += 1
+            outcome.bytes += page.bytes
+            outcome.currentPage = number
+            if let total = totalPages(page) { outcome.totalPages = total }
+            if let total = outcome.totalPages, number - paging.firstPage + 1 >= total { outcome.stopReason = .totalReached; return outcome }
+            if outcome.pages >= paging.maximumPages { outcome.stopReason = .pageLimit; return outcome }
+            number += 1
+        }
+    }
+
+    private func walkNextLinks(_ paging: NextPagination, deliver: (FetchedPage) async throws -> Void) async throws -> Outcome {
+        var outcome = Outcome(stopReason: .lastPage)
+        var url = request.url
+        var seenURLs: Set<String> = []
+        var previousDigest: Int?
+        while true {
+            seenURLs.insert(url)
+            let page = try await fetch(url)
+            if page.page.records.isEmpty && page.page.skipped == 0 && outcome.pages > 0 {
+                outcome.stopReason = .emptyPage
+                return outcome
+            }
+            if page.digest == previousDigest {
+                outcome.warnings.append("the page at \(request.redact(url)) repeats the page before it; stopped")
+                outcome.stopReason = .repeatedPage
+                return outcome
+            }
+            previousDigest = page.digest
+            try await deliver(page)
+            outcome.pages += 1
+            outcome.bytes += page.bytes
+            guard let next = paging.next.value(in: page.page.document)?.stringValue, !next.isEmpty else {
+                outcome.stopReason = .lastPage
+                return outcome
+            }
+            guard let resolved = URL(string: next, relativeTo: URL(string: page.url))?.absoluteString else {
+                outcome.warnings.append("cannot read the next page's URL '\(request.redact(next))'; stopped")
+                return outcome
+            }
+            if seenURLs.contains(resolved) {
+                outcome.warnings.append("the next link points back to \(request.redact(resolved)), which was already fetched; stopped")
+                outcome.stopReason = .repeatedPage
+                return outcome
+            }
+            if outcome.pages >= paging.maximumPages {
+                outcome.warnings.append("stopped after \(outcome.pages) pages (max_pages) although the source has more")
+                outcome.stopReason = .pageLimit
+                return outcome
+            }
+            url = resolved
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import AggCore
+import ArgumentParser
+
+/// Parses `--page N` or `--page random`.
+extension PageSelection: ExpressibleByArgument {
+    public init?(argument: String) {
+        if argument == "random" {
+            self = .random
+        } else if let number = Int(argument), number >= 0 {
+            self = .number(number)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// `agg sync SOURCE` / `agg sync --all`.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Fetch sources and replace their stored snapshots (your own records are never touched).",
+        discussion: """
+            A sync replaces the snapshot atomically: if it fails or is interrupted, the previous
+            snapshot stays as it was.
+
+            Examples:
+              agg sync zoo
+              agg sync flickr --param lat=25.03 --param lon=121.56
+              agg sync flickr --param lat=25.03 --param lon=121.56 --page random
+              agg sync --all
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The source to sync.")
+    var source: String?
+
+    @Flag(help: "Sync every remote source (and every stored collection of parameterised ones).")
+    var all = false
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("A source parameter NAME=VALUE; repeatable.", valueName: "NAME=VALUE"))
+    var parameters: [String] = []
+
+    @Option(help: ArgumentHelp("Fetch only this page, or a random one (page-numbered sources such as flickr).", valueName: "N|random"))
+    var page: PageSelection?
+
+    func validate() throws {
+        if all == (source != nil) { throw ValidationError("name one source to sync, or give --all") }
+        if all, !parameters.isEmpty || page != nil { throw ValidationError("--param and --page go with a single source, not --all") }
+        _ = try FieldAssignments.parse(parameters, what: "parameter")
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let aggregator = try global.makeAggregator()
+            if let source {
+                let options = SyncOptions(parameters: try FieldAssignments.parse(parameters, what: "parameter"), page: page)
+                let report = try await SyncRunner.sync(source, options: options, with: aggregator)
+                print(report.summary)
+                return
+            }
+            var failed: ExitStatus?
+            for registered in aggregator.registry.sources where registered.definition.kind == .remote {
+                let definition = registered.definition
+                var parameterSets: [[String: String]] = [[:]]
+                if definition.parameters.contains(where: { $0.required && $0.defaultValue == nil }) {
+                    parameterSets = try await aggregator.store.collections(of: definition.name).map(\.parameterValues)
+                    if parameterSets.isEmpty {
+                        Terminal.printError("agg: \(definition.name): skipped; it needs parameters (agg sync \(definition.name) --param …)")
+                        continue
+                    }
+                }
+                for values in parameterSets {
+                    do {
+                        let report = try await SyncRunner.sync(definition.name, options: SyncOptions(parameters: values), with: aggregator)
+                        print(report.summary)
+                    } catch {
+                        let status = SyncRunner.report(error)
+                        failed = failed ?? status
+                    }
+                }
+            }
+            if let failed { throw failed.code }
+        }
+    }
+}
+
+/// Runs syncs with a progress line and turns their errors into messages and exit codes.
+enum SyncRunner {
+    static func sync(_ source: String, options: SyncOptions, with aggregator: Aggregator) async throws -> SyncReport {
+        let progress = ProgressLine()
+        defer { progress.clear() }
+        do {
+            return try await aggregator.sync(source, options: options, progress: progress.syncHandler(source: source))
+        } catch let error as SyncError {
+            progress.clear()
+            throw CommandFailure(SyncRunner.message(error), error.kind == .localSource ? .usage : .unavailable)
+        }
+    }
+
+    static func message(_ error: SyncError) -> String {
+        var text = "sync failed: \(error.description)"
+        if let code = error.code { text += " (\(error.source) error code \(code))" }
+        return text + "; the stored data was left as it was"
+    }
+
+    /// Prints `error` and returns its exit status.
+    static func report(_ error: any Error) -> ExitStatus {
+        switch error {
+        case let failure as CommandFailure:
+            Terminal.printError("agg: \(failure.message)")
+            return failure.status
+        case let error as ConfigurationError:
+            Terminal.printError("agg: \(error)")
+            return .configuration
+        default:
+            Terminal.printError("agg: \(error)")
+            return .unavailable
+        }
+    }
+}
+
+extension CollectionID {
+    /// The parameter values encoded in `parameters`.
+    var parameterValues: [String: String] {
+        var values: [String: String] = [:]
+        for pair in parameters.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            values[String(parts[0]).removingPercentEncoding ?? String(parts[0])] = String(parts[1]).removingPercentEncoding ?? String(parts[1])
+        }
+        return values
+    }
+}
