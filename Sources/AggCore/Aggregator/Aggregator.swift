@@ -48,6 +48,12 @@ public struct Aggregator: Sendable {
     public func records(of source: String, parameters: [String: String] = [:]) async throws -> [Record] {
         let definition = try self.source(named: source)
         return try await store.records(matching: RecordQuery(
-            collection: CollectionID(source: source, parameters: parameters), searchField: definition.search))
+            collection: try collection(of: definition, parameters: parameters), searchField: definition.search))
+    }
+
+    /// The collection of `definition` for `parameters`, with defaults filled in and values
+    /// checked.
+    public func collection(of definition: SourceDefinition, parameters: [String: String]) throws(ConfigurationError) -> CollectionID {
+        CollectionID(source: definition.name, parameters: try definition.resolveParameters(parameters))
     }
 }
