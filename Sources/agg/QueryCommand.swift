@@ -33,18 +33,42 @@ struct QueryCommand: AsyncParsableCommand {
     @Flag(help: "Include each record's raw document (json, ndjson).")
     var raw = false
 
+    @Flag(help: "Sync first, even if the stored data is fresh.")
+    var refresh = false
+
+    @Flag(help: "Never touch the network; answer from stored data (or the bundled snapshot).")
+    var offline = false
+
+    @Option(help: ArgumentHelp("Fetch this page first, or a random one: a new collection (page-numbered sources such as flickr).", valueName: "N|random"))
+    var page: PageSelection?
+
     func validate() throws {
         _ = try FieldAssignments.parse(parameters, what: "parameter")
+        if refresh && offline { throw ValidationError("--refresh and --offline contradict each other") }
+        if offline && page != nil { throw ValidationError("--page fetches a page, which --offline forbids") }
     }
 
     func run() async throws {
         try await reportingFailures {
             let aggregator = try global.makeAggregator()
             let definition = try aggregator.source(named: source)
-            let values = try definition.resolveParameters(try FieldAssignments.parse(parameters, what: "parameter"))
-            let collection = CollectionID(source: source, parameters: values)
+            let given = try FieldAssignments.parse(parameters, what: "parameter")
+            let collection = try aggregator.collection(of: definition, parameters: given)
             let query = try filters.query(for: definition, collection: collection, includeRaw: raw)
-            let records = try await aggregator.store.records(matching: query)
+            let progress = ProgressLine()
+            let result: QueryResult
+            do {
+                result = try await aggregator.query(
+                    query, freshness: refresh ? .refresh : (offline ? .offline : .automatic), page: page, parameters: given,
+                    progress: progress.syncHandler(source: source))
+            } catch let error as SyncError {
+                progress.clear()
+                throw CommandFailure(SyncRunner.message(error).replacingAll("; the stored data was left as it was", with: ""), .unavailable)
+            }
+            progress.clear()
+            if let report = result.sync, Terminal.standardErrorIsTerminal { Terminal.printError("agg: synced \(report.summary)") }
+            for notice in result.notices { Terminal.printError("agg: \(notice)") }
+            let records = result.records
             let selected = fields.map { $0.split(separator: ",").map { String($0).trimmingSpaces } }
             let formatter = RecordFormatter(definition: definition, fields: selected, includeRaw: raw)
             let outputFormat = format ?? (Terminal.standardOutputIsTerminal ? .table : .ndjson)

@@ -29,31 +29,25 @@ struct SourcesCommand: AsyncParsableCommand {
         var format: ListFormat = .table
 
         func run() async throws {
-            let registry = global.loadRegistry()
-            switch format {
-            case .json:
-                print(JSONWriter.string(.array(registry.sources.map(Self.json))))
-            case .table:
-                let rows = registry.sources.map { source in
-                    [source.name, source.definition.title, source.definition.kind.rawValue,
-                     source.definition.decoder ?? "generic", SourcesCommand.definedIn(source)]
+            try await reportingFailures {
+                let aggregator = try global.makeAggregator()
+                var statuses: [SourceStatus] = []
+                for source in aggregator.registry.sources {
+                    statuses.append(try await SourceStatus(source, store: aggregator.store))
                 }
-                let table = TextTable(headers: ["NAME", "TITLE", "KIND", "DECODER", "DEFINED IN"], rows: rows)
-                print(table.render(maximumWidth: Terminal.standardOutputIsTerminal ? Terminal.width : nil))
+                switch format {
+                case .json:
+                    print(JSONWriter.string(.array(statuses.map(\.json))))
+                case .table:
+                    let rows = statuses.map { status in
+                        [status.source.name, status.source.definition.title, status.source.definition.kind.rawValue,
+                         status.source.definition.decoder ?? "generic", String(status.records), status.lastSync, status.freshness,
+                         SourcesCommand.definedIn(status.source)]
+                    }
+                    let headers = ["NAME", "TITLE", "KIND", "DECODER", "RECORDS", "LAST SYNC", "FRESH", "DEFINED IN"]
+                    print(TextTable(headers: headers, rows: rows).render(maximumWidth: Terminal.standardOutputIsTerminal ? Terminal.width : nil))
+                }
             }
-        }
-
-        static func json(_ source: RegisteredSource) -> JSONValue {
-            var object = JSONObject()
-            object["name"] = .string(source.name)
-            object["title"] = .string(source.definition.title)
-            object["kind"] = .string(source.definition.kind.rawValue)
-            object["decoder"] = source.definition.decoder.map(JSONValue.string) ?? .null
-            object["file"] = .string(source.file.path)
-            object["line"] = .int(source.definition.location.line)
-            object["origin"] = .string(source.file.origin.rawValue)
-            object["overrides"] = .array(source.overrides.map { .string($0.description) })
-            return .object(object)
         }
     }
 

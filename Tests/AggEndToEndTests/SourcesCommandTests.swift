@@ -3,15 +3,10 @@ import Foundation
 import Testing
 
 @Suite struct SourcesCommandTests {
-    /// An environment with private XDG folders, so a developer's own config cannot leak in.
-    static func isolatedEnvironment(_ folder: TemporaryDirectory) -> [String: String] {
-        ["HOME": folder.path, "XDG_CONFIG_HOME": folder.path + "/config", "XDG_DATA_HOME": folder.path + "/data", "XDG_CACHE_HOME": folder.path + "/cache"]
-    }
-
-    @Test func listsTheFiveBuiltInsFromAnyDirectory() throws {
+    @Test func listsTheFiveBuiltInsFromAnyDirectory() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let outcome = try AggProcess.run(["sources", "list"], environment: Self.isolatedEnvironment(folder), in: "/")
+        let outcome = try await AggProcess.run(["sources", "list"], environment: TestEnvironment.isolated(folder), in: "/")
         #expect(outcome.status == 0)
         #expect(outcome.standardError == "")
         let names = outcome.standardOutput.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
@@ -19,11 +14,11 @@ import Testing
         #expect(outcome.standardOutput.contains("built-in sources.yaml:"))
     }
 
-    @Test func listsAsJSONWithTheDefiningFile() throws {
+    @Test func listsAsJSONWithTheDefiningFile() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let extra = try folder.write("mine.yaml", "zoo:\n  kind: local\n  title: My zoo\n")
-        let outcome = try AggProcess.run(["sources", "list", "--format", "json", "--sources", extra], environment: Self.isolatedEnvironment(folder))
+        let outcome = try await AggProcess.run(["sources", "list", "--format", "json", "--sources", extra], environment: TestEnvironment.isolated(folder))
         #expect(outcome.status == 0)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [[String: Any]])
         let zoo = try #require(list.first { $0["name"] as? String == "zoo" })
@@ -33,62 +28,62 @@ import Testing
         #expect((zoo["overrides"] as? [String])?.first?.hasSuffix("sources.yaml:8:1") == true)
     }
 
-    @Test func userFolderAndEnvironmentAddSources() throws {
+    @Test func userFolderAndEnvironmentAddSources() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try folder.write("config/agg/sources.d/birds.yaml", "birds:\n  kind: local\n  title: Birds\n")
         let fromEnvironment = try folder.write("trees.yaml", "trees:\n  kind: local\n")
-        var environment = Self.isolatedEnvironment(folder)
+        var environment = TestEnvironment.isolated(folder)
         environment["AGG_SOURCES"] = fromEnvironment
-        let outcome = try AggProcess.run(["sources", "list"], environment: environment)
+        let outcome = try await AggProcess.run(["sources", "list"], environment: environment)
         #expect(outcome.standardOutput.contains("birds "))
         #expect(outcome.standardOutput.contains("trees "))
     }
 
-    @Test func validateReportsAMisspelledKeyWithLocationAndExitsNonZero() throws {
+    @Test func validateReportsAMisspelledKeyWithLocationAndExitsNonZero() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let file = try folder.write("bad.yaml", "birds:\n  kind: local\n  titel: Birds\n")
-        let outcome = try AggProcess.run(["sources", "validate", file], environment: Self.isolatedEnvironment(folder))
+        let outcome = try await AggProcess.run(["sources", "validate", file], environment: TestEnvironment.isolated(folder))
         #expect(outcome.status == 65)
         #expect(outcome.standardError == "\(file):3:3: error: unknown key 'titel' in source 'birds'; did you mean 'title'?\n  titel: Birds\n  ^\n")
         #expect(outcome.standardOutput == "")
     }
 
-    @Test func validateSaysOkPerFile() throws {
+    @Test func validateSaysOkPerFile() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let file = try folder.write("good.yaml", "birds:\n  kind: local\ntrees:\n  kind: local\n")
-        let outcome = try AggProcess.run(["sources", "validate", file], environment: Self.isolatedEnvironment(folder))
+        let outcome = try await AggProcess.run(["sources", "validate", file], environment: TestEnvironment.isolated(folder))
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == "\(file): ok (2 sources: birds, trees)\n")
     }
 
-    @Test func aBrokenUserFileIsReportedAndTheRestStillLists() throws {
+    @Test func aBrokenUserFileIsReportedAndTheRestStillLists() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let broken = try folder.write("broken.yaml", "birds:\n  kind: local\n  paginate: {}\n")
-        let outcome = try AggProcess.run(["sources", "list", "--sources", broken], environment: Self.isolatedEnvironment(folder))
+        let outcome = try await AggProcess.run(["sources", "list", "--sources", broken], environment: TestEnvironment.isolated(folder))
         #expect(outcome.status == 0)
         #expect(outcome.standardError.hasPrefix("\(broken):3:3: error: 'paginate' does not apply to a local source"))
         #expect(outcome.standardOutput.contains("zoo "))
     }
 
-    @Test func unknownSourceSuggestsAndExitsWithTheUsageCode() throws {
+    @Test func unknownSourceSuggestsAndExitsWithTheUsageCode() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let outcome = try AggProcess.run(["sources", "show", "zooo"], environment: Self.isolatedEnvironment(folder))
+        let outcome = try await AggProcess.run(["sources", "show", "zooo"], environment: TestEnvironment.isolated(folder))
         #expect(outcome.status == 64)
         #expect(outcome.standardError == "agg: unknown source 'zooo'; did you mean 'zoo'?\n")
     }
 
-    @Test func showPrintsTheResolvedDefinitionAndHidesSecrets() throws {
+    @Test func showPrintsTheResolvedDefinitionAndHidesSecrets() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        var environment = Self.isolatedEnvironment(folder)
+        var environment = TestEnvironment.isolated(folder)
         environment["FLICKR_API_KEY"] = "very-secret-key"
         environment["AGG_FLICKR_API"] = "http://127.0.0.1:9"
-        let outcome = try AggProcess.run(["sources", "show", "flickr"], environment: environment)
+        let outcome = try await AggProcess.run(["sources", "show", "flickr"], environment: environment)
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("request      GET http://127.0.0.1:9/services/rest/?method=flickr.photos.search&api_key=<secret>&lat=${params.lat}"))
         #expect(outcome.standardOutput.contains("/sources.yaml:"))
@@ -96,11 +91,11 @@ import Testing
         #expect(!outcome.standardOutput.contains("very-secret-key"))
     }
 
-    @Test func versionAndHelp() throws {
-        let version = try AggProcess.run(["--version"])
+    @Test func versionAndHelp() async throws {
+        let version = try await AggProcess.run(["--version"])
         #expect(version.status == 0)
         #expect(version.standardOutput == "0.1.0\n")
-        let help = try AggProcess.run(["--help"])
+        let help = try await AggProcess.run(["--help"])
         #expect(help.standardOutput.contains("Examples:"))
         #expect(help.standardOutput.contains("64  usage error"))
     }

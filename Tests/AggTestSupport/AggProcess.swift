@@ -21,11 +21,35 @@ public enum AggProcess {
         return directory.appendingPathComponent("agg").path
     }
 
+    /// Starts `agg arguments…` without waiting for it; output is discarded.
+    public static func start(_ arguments: [String], environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var fullEnvironment = environment
+        fullEnvironment["PATH"] = fullEnvironment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"]
+        process.environment = fullEnvironment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits for a process started with `start` without blocking a thread.
+    public static func wait(for process: Process) async {
+        while process.isRunning {
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+    }
+
     /// Runs `agg arguments…` in `directory` with exactly `environment` (plus PATH), feeding
-    /// `input` on standard input. Output goes through files, so a chatty run cannot block.
+    /// `input` on standard input. Output goes through files, so a chatty run cannot block, and
+    /// the wait suspends instead of blocking a thread, so a fixture server in the same test
+    /// process keeps answering.
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil, input: String = ""
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let outputPath = try scratch.write("stdout", "")
@@ -41,8 +65,15 @@ public enum AggProcess {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath))
-        try process.run()
-        process.waitUntilExit()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
         return Outcome(
             status: process.terminationStatus,
             standardOutput: try String(contentsOfFile: outputPath, encoding: .utf8),

@@ -31,7 +31,7 @@ extension Aggregator {
             if error.isUnreachable, options.allowBundledSnapshot,
                try await store.syncState(of: collection) == nil,
                let bundled = bundledSnapshots?.snapshot(for: source) {
-                return try await seed(collection, from: bundled, pipeline: pipeline, reason: error, started: started, progress: progress)
+                return try await seed(collection, definition: definition, from: bundled, because: "cannot reach the source (\(error.detail))", started: started, progress: progress)
             }
             throw SyncError(kind: .network, source: source, message: error.description)
         } catch let error as SourceResponseError {
@@ -81,16 +81,18 @@ extension Aggregator {
         }
     }
 
-    private func seed(
-        _ collection: CollectionID, from bundled: BundledSnapshot, pipeline: RecordPipeline, reason: HTTPError,
-        started: Date, progress: @Sendable (SyncEvent) -> Void
+    /// Stores a bundled snapshot as `collection`'s data and says so through `progress`.
+    func seed(
+        _ collection: CollectionID, definition: SourceDefinition, from bundled: BundledSnapshot, because reason: String,
+        started: Date = Date(), progress: @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
+        let pipeline = RecordPipeline(definition: definition, decoder: try decoders.decoder(for: definition))
         let page = try pipeline.page(from: bundled.body)
         let state = SyncState(
             syncedAt: Date(), stopReason: StopReason.bundledSnapshot.rawValue, recordCount: page.records.count, pagesFetched: 1,
             provenance: .bundledSnapshot(recorded: bundled.recorded))
         try await store.replaceSnapshot(of: collection, with: [page.records].async) { _ in state }
-        progress(.notice("\(collection.source): cannot reach the source (\(reason.detail)); using the bundled snapshot recorded \(bundled.recorded) (\(page.records.count) records). Run 'agg sync \(collection.source)' when online."))
+        progress(.notice("\(collection.source): \(reason); using the bundled snapshot recorded \(bundled.recorded) (\(page.records.count) records). Run 'agg sync \(collection.source)' when online."))
         return SyncReport(
             collection: collection, stopReason: .bundledSnapshot, pages: 1, records: page.records.count, skipped: page.skipped,
             warnings: page.warnings, bytes: bundled.body.count, duration: Date().timeIntervalSince(started),

@@ -1,0 +1,86 @@
+import Foundation
+
+/// When a query may sync first.
+public enum Freshness: Sendable, Hashable {
+    /// Sync when nothing is stored or the stored data is older than the source's `ttl`.
+    case automatic
+    /// Always sync first (pull to refresh).
+    case refresh
+    /// Never touch the network.
+    case offline
+}
+
+/// Records of a query, and where they came from.
+public struct QueryResult: Sendable {
+    /// The records.
+    public var records: [Record]
+    /// The sync run before answering, if any.
+    public var sync: SyncReport?
+    /// Things the user should know: stale data after a failed sync, a bundled snapshot.
+    public var notices: [String]
+    /// The state of the remote data answered from.
+    public var state: SyncState?
+}
+
+extension Aggregator {
+    /// Answers `query` for `source`, syncing first when `freshness` asks for it or the data is
+    /// missing or stale. If the sync fails and older data exists, the older data answers with
+    /// a notice giving its age; if nothing exists, the bundled snapshot answers (labelled), or
+    /// the sync's error is thrown. `page` fetches one page of a page-numbered source first
+    /// (`.random` for a new random collection).
+    public func query(
+        _ query: RecordQuery, freshness: Freshness = .automatic, page: PageSelection? = nil,
+        parameters: [String: String] = [:], client: HTTPClient? = nil,
+        progress: @Sendable (SyncEvent) -> Void = { _ in }, now: Date = Date()
+    ) async throws -> QueryResult {
+        let definition = try self.source(named: query.collection.source)
+        var notices: [String] = []
+        var report: SyncReport?
+        if definition.kind == .remote {
+            var state = try await store.syncState(of: query.collection)
+            let stale = state.map { Self.isStale($0, ttl: definition.ttl, now: now) } ?? true
+            let wantsSync = freshness == .refresh || page != nil || (freshness == .automatic && stale)
+            if freshness == .offline {
+                if state == nil, let bundled = bundledSnapshots?.snapshot(for: definition.name) {
+                    report = try await seed(query.collection, definition: definition, from: bundled, because: "--offline and nothing stored yet", progress: progress)
+                    state = try await store.syncState(of: query.collection)
+                }
+            } else if wantsSync {
+                do {
+                    report = try await sync(definition.name, options: SyncOptions(parameters: parameters, page: page), client: client, progress: progress)
+                    state = try await store.syncState(of: query.collection)
+                } catch let error where (error is SyncError || error is ConfigurationError) && state != nil {
+                    notices.append("could not refresh \(query.collection): \(error); showing data from \(Self.age(of: state!.syncedAt, now: now))")
+                }
+            }
+            if state == nil {
+                throw SyncError(kind: .network, source: definition.name,
+                                message: freshness == .offline ? "nothing is stored yet and --offline forbids fetching; run 'agg sync \(definition.name)' when online" : "nothing is stored yet")
+            }
+            if case .bundledSnapshot(let recorded)? = state?.provenance, report?.provenance != state?.provenance {
+                notices.append("\(definition.name): showing the bundled snapshot recorded \(recorded), not live data; run 'agg sync \(definition.name)' when online")
+            }
+            return QueryResult(records: try await store.records(matching: query), sync: report, notices: notices, state: state)
+        }
+        return QueryResult(records: try await store.records(matching: query), sync: nil, notices: notices, state: nil)
+    }
+
+    /// Whether `state` is older than `ttl` (bundled snapshots always are).
+    public static func isStale(_ state: SyncState, ttl: TimeToLive?, now: Date) -> Bool {
+        if case .bundledSnapshot = state.provenance { return true }
+        guard let ttl else { return false }
+        return now.timeIntervalSince(state.syncedAt) > Double(ttl.seconds)
+    }
+
+    /// `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago`.
+    public static func age(of date: Date, now: Date = Date()) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        func plural(_ value: Int, _ unit: String) -> String { "\(value) \(unit)\(value == 1 ? "" : "s") ago" }
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return plural(seconds / 60, "minute")
+        case ..<86_400: return plural(seconds / 3600, "hour")
+        default: return plural(seconds / 86_400, "day")
+        }
+    }
+}
