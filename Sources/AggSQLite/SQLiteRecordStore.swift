@@ -112,10 +112,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                 if query.origin != .remote {
                     var sql = "SELECT sequence, key, fields, image, created_at, updated_at FROM local_records WHERE source = ?"
                     var values: [SQLiteValue] = [.text(query.collection.source)]
-                    if let prefix {
-                        sql += " AND search >= ? AND search < ?"
-                        values += [.text(prefix), .text(prefix + "\u{10FFFF}")]
-                    }
+                    Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings)
                     let statement = try db.prepare(sql + " ORDER BY sequence DESC")
                     try statement.bind(values)
                     while more, try statement.step() {
@@ -125,10 +122,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                 if more, query.origin != .local, let (collection, generation) = try Self.currentGeneration(query.collection, in: db) {
                     var sql = "SELECT key, fields, image, fetched_at\(query.includeRaw ? ", raw" : "") FROM remote_records WHERE collection = ? AND generation = ?"
                     var values: [SQLiteValue] = [.integer(collection), .integer(generation)]
-                    if let prefix {
-                        sql += " AND search >= ? AND search < ?"
-                        values += [.text(prefix), .text(prefix + "\u{10FFFF}")]
-                    }
+                    Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings)
                     let statement = try db.prepare(sql + " ORDER BY position")
                     try statement.bind(values)
                     while more, try statement.step() {
@@ -137,6 +131,19 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                 }
                 return stopsEarly ? matched : query.sortAndSlice(matched)
             }
+        }
+    }
+
+    /// Adds conditions on the folded search column: an index range for a prefix, `instr`
+    /// for substrings. Rows still pass through `RecordQuery.matches` afterwards.
+    static func narrow(_ sql: inout String, _ values: inout [SQLiteValue], prefix: String?, substrings: [String]) {
+        if let prefix {
+            sql += " AND search >= ? AND search < ?"
+            values += [.text(prefix), .text(prefix + "\u{10FFFF}")]
+        }
+        for substring in substrings {
+            sql += " AND instr(search, ?) > 0"
+            values.append(.text(substring))
         }
     }
 

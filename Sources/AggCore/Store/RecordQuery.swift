@@ -77,6 +77,15 @@ public struct RecordQuery: Sendable, Hashable {
         return nil
     }
 
+    /// The folded texts a store can look for inside its search column, from contains
+    /// filters on the search field.
+    public var indexedSubstrings: [String] {
+        filters.compactMap { filter in
+            if case .contains(let field?, let text) = filter, field == searchField { return TextFolding.fold(text) }
+            return nil
+        }
+    }
+
     /// Whether `record` passes every filter and the origin filter.
     public func matches(_ record: Record) -> Bool {
         if origin != .all, record.origin.rawValue != origin.rawValue { return false }

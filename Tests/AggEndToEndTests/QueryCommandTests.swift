@@ -1,0 +1,99 @@
+import AggTestSupport
+import Foundation
+import Testing
+
+@Suite struct QueryCommandTests {
+    static let metroFixture = "taipei-metro/download-resource-envelope-24recs-2021-02-24_eggtower-MRTStationList.json"
+    static let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden").path
+
+    /// Runs `body` with metro synced from the loopback server into a private store.
+    func withMetro(_ body: ([String: String], FixtureServer) async throws -> Void) async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await withFixtureServer(try FixtureRoutes.file(Self.metroFixture)) { server in
+            let environment = TestEnvironment.pointing(at: server, folder)
+            #expect(try await AggProcess.run(["sync", "metro"], environment: environment).status == 0)
+            try await body(environment, server)
+        }
+    }
+
+    @Test(arguments: ["table", "json", "ndjson", "csv"])
+    func everyFormatMatchesItsGoldenFile(format: String) async throws {
+        try await withMetro { environment, _ in
+            let outcome = try await AggProcess.run(
+                ["query", "metro", "--prefix", "南", "--format", format, "--fields", "station,destination,updated"], environment: environment)
+            #expect(outcome.status == 0)
+            let golden = try String(contentsOfFile: Self.goldenFolder + "/metro-prefix.\(format)", encoding: .utf8)
+            #expect(outcome.standardOutput == golden)
+        }
+    }
+
+    @Test func ndjsonLinesParseAndCarryKeyOriginAndFields() async throws {
+        try await withMetro { environment, _ in
+            let outcome = try await AggProcess.run(["query", "metro", "--format", "ndjson", "--raw"], environment: environment)
+            let lines = outcome.standardOutput.split(separator: "\n")
+            #expect(lines.count == 24)
+            for line in lines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(object["key"] is String && object["origin"] as? String == "remote")
+                #expect((object["fields"] as? [String: Any])?["updated"] is String)
+                #expect((object["raw"] as? [String: Any])?["UpdateTime"] is String)
+            }
+        }
+    }
+
+    @Test func offlineOpensNoConnection() async throws {
+        try await withMetro { environment, server in
+            let before = server.requests.count
+            var stale = environment
+            stale["AGG_SOURCES"] = nil
+            let outcome = try await AggProcess.run(["query", "metro", "--offline", "--refresh"], environment: stale)
+            #expect(outcome.status == 64)
+            let offline = try await AggProcess.run(["query", "metro", "--offline", "--format", "csv"], environment: environment)
+            #expect(offline.status == 0)
+            #expect(server.requests.count == before)
+        }
+    }
+
+    @Test func refreshSyncsAgainAndFreshDataDoesNot() async throws {
+        try await withMetro { environment, server in
+            let before = server.requests.count
+            _ = try await AggProcess.run(["query", "metro", "--format", "csv"], environment: environment)
+            #expect(server.requests.count == before)
+            _ = try await AggProcess.run(["query", "metro", "--refresh", "--format", "csv"], environment: environment)
+            #expect(server.requests.count == before + 1)
+        }
+    }
+
+    @Test func noMatchesExitsWithOne() async throws {
+        try await withMetro { environment, _ in
+            let outcome = try await AggProcess.run(["query", "metro", "--prefix", "Zürich", "--format", "json"], environment: environment)
+            #expect(outcome.status == 1)
+            #expect(outcome.standardOutput == "[]\n")
+        }
+    }
+
+    @Test func showTellsWhereATrainIsHeaded() async throws {
+        try await withMetro { environment, _ in
+            let outcome = try await AggProcess.run(["show", "metro", "三重國小站/蘆洲站"], environment: environment)
+            #expect(outcome.status == 0)
+            let lines = outcome.standardOutput.split(separator: "\n")
+            #expect(lines.first == "metro/三重國小站/蘆洲站 — 三重國小站")
+            #expect(lines.dropFirst().first == "→ bound for 蘆洲站")
+            #expect(outcome.standardOutput.contains("updated      2021-02-24T12:56:50.427+08:00 (2021年02月24日12時56分)"))
+            let missing = try await AggProcess.run(["show", "metro", "nowhere"], environment: environment)
+            #expect(missing.status == 64)
+        }
+    }
+
+    @Test func badQueryArgumentsAreUsageErrors() async throws {
+        try await withMetro { environment, _ in
+            let condition = try await AggProcess.run(["query", "metro", "--where", "station"], environment: environment)
+            #expect(condition.status == 64)
+            #expect(condition.standardError.contains("'station' is not a condition like name=大貓熊, id>=10 or updated<2021-01-01"))
+            let parameter = try await AggProcess.run(["query", "metro", "--param", "x=1"], environment: environment)
+            #expect(parameter.status == 64)
+            #expect(parameter.standardError == "agg: source 'metro' has no parameter 'x' (it takes no parameters)\n")
+        }
+    }
+}
