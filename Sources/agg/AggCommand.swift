@@ -22,6 +22,6 @@ struct AggCommand: AsyncParsableCommand {
             \(ExitStatus.helpText)
             """,
         version: AggVersion.current,
-        subcommands: [SourcesCommand.self, SyncCommand.self, QueryCommand.self, ShowCommand.self, InsertCommand.self, UpdateCommand.self, DeleteCommand.self]
+        subcommands: [SourcesCommand.self, SyncCommand.self, QueryCommand.self, ShowCommand.self, InsertCommand.self, UpdateCommand.self, DeleteCommand.self, ImagesCommand.self]
     )
 }

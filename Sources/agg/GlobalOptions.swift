@@ -36,6 +36,9 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
+    /// The user's image cache.
+    var imageCache: ImageCache { ImageCache(directories: AggDirectories(environment: environment)) }
+
     /// The source called `name`, or a usage failure with a "did you mean".
     func source(named name: String, in registry: SourceRegistry) throws -> RegisteredSource {
         do {

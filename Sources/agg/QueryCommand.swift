@@ -70,7 +70,7 @@ struct QueryCommand: AsyncParsableCommand {
             for notice in result.notices { Terminal.printError("agg: \(notice)") }
             let records = result.records
             let selected = fields.map { $0.split(separator: ",").map { String($0).trimmingSpaces } }
-            let formatter = RecordFormatter(definition: definition, fields: selected, includeRaw: raw)
+            let formatter = RecordFormatter(definition: definition, fields: selected, includeRaw: raw, imageCache: global.imageCache)
             let outputFormat = format ?? (Terminal.standardOutputIsTerminal ? .table : .ndjson)
             switch outputFormat {
             case .table:

@@ -5,6 +5,8 @@ import Foundation
 struct RecordDetail {
     let record: Record
     let definition: SourceDefinition
+    /// The image's file in the cache, when there is one.
+    let imagePath: String?
 
     var text: String {
         var lines: [String] = []
@@ -15,6 +17,7 @@ struct RecordDetail {
         }
         var rows: [(String, String)] = [("origin", record.origin == .local ? "local (yours, #\(record.sequence ?? 0))" : "remote")]
         if let image = record.image { rows.append(("image", RecordFormatter.imageText(image))) }
+        if let imagePath { rows.append(("image file", imagePath)) }
         let style = Date.ISO8601FormatStyle(timeZone: .current)
         if let date = record.fetchedAt { rows.append(("fetched", date.formatted(style))) }
         if let date = record.createdAt { rows.append(("created", date.formatted(style))) }

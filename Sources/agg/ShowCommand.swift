@@ -31,12 +31,13 @@ struct ShowCommand: AsyncParsableCommand {
             guard let record = try await aggregator.store.record(key: key, in: CollectionID(source: source, parameters: values)) else {
                 throw CommandFailure("no record '\(key)' in source '\(source)' (agg query \(source) lists the keys)", .usage)
             }
-            let formatter = RecordFormatter(definition: definition, includeRaw: true)
+            let imagePath = try await aggregator.imagePath(of: record, in: global.imageCache)
+            let formatter = RecordFormatter(definition: definition, includeRaw: true, imageCache: global.imageCache)
             switch format {
             case .json, .ndjson:
                 print(JSONWriter.string(formatter.json(record)))
             case .table, .csv:
-                print(RecordDetail(record: record, definition: definition).text)
+                print(RecordDetail(record: record, definition: definition, imagePath: imagePath).text)
             }
         }
     }

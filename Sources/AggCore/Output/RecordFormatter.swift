@@ -16,12 +16,15 @@ public struct RecordFormatter: Sendable {
     public var fields: [String]?
     /// Whether machine formats include the raw document.
     public var includeRaw: Bool
+    /// Where cached images are, so machine formats can give `image_path`.
+    public var imageCache: ImageCache?
 
     /// Creates a formatter.
-    public init(definition: SourceDefinition, fields: [String]? = nil, includeRaw: Bool = false) {
+    public init(definition: SourceDefinition, fields: [String]? = nil, includeRaw: Bool = false, imageCache: ImageCache? = nil) {
         self.definition = definition
         self.fields = fields
         self.includeRaw = includeRaw
+        self.imageCache = imageCache
     }
 
     /// The fields a table shows for `records`.
@@ -57,7 +60,10 @@ public struct RecordFormatter: Sendable {
         object["key"] = .string(record.key)
         object["origin"] = .string(record.origin.rawValue)
         if let sequence = record.sequence { object["sequence"] = .int(sequence) }
-        if let image = record.image { object["image"] = .string(Self.imageText(image)) }
+        if let image = record.image {
+            object["image"] = .string(Self.imageText(image))
+            if let path = imageCache?.path(for: image) { object["image_path"] = .string(path) }
+        }
         var fields = record.fields
         if let selected = self.fields {
             fields = JSONObject(selected.compactMap { name in RecordQuery.value(of: record, name).map { (name, $0) } })
