@@ -9,8 +9,8 @@ import Testing
         var configuration = HTTPClientConfiguration()
         configuration.retry.initialDelay = 0.01
         configuration.retry.maximumDelay = 2
-        configuration.connectTimeout = 2
-        configuration.totalTimeout = 5
+        configuration.connectTimeout = 10
+        configuration.totalTimeout = 30
         return configuration
     }
 

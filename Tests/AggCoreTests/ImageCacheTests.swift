@@ -7,7 +7,7 @@ import Testing
     static func client(jobs: Int = 4) -> HTTPClientConfiguration {
         var configuration = HTTPClientConfiguration()
         configuration.maximumConcurrentTransfers = jobs
-        configuration.totalTimeout = 1
+        configuration.totalTimeout = 30
         configuration.retry.maximumAttempts = 1
         return configuration
     }
@@ -17,17 +17,30 @@ import Testing
         defer { folder.remove() }
         let cache = ImageCache(directory: folder.path)
         try await withFixtureServer(ImageRoutes.handler()) { server in
-            let urls = (1...5).map { "\(server.baseURL)/img/\($0).png" } + ["missing", "page", "fake", "slow"].map { "\(server.baseURL)/\($0).png" }
+            let urls = (1...5).map { "\(server.baseURL)/img/\($0).png" } + ["missing", "page", "fake"].map { "\(server.baseURL)/\($0).png" }
             let report = await HTTPClient.withHTTPClient(Self.client()) { client in await cache.fetch(urls, client: client) }
-            #expect(report.requested == 9)
+            #expect(report.requested == 8)
             #expect(report.fetched == 5)
             #expect(Dictionary(uniqueKeysWithValues: report.failures.map { ($0.url.replacingOccurrences(of: server.baseURL, with: ""), $0.reason) }) == [
-                "/missing.png": "HTTP 404", "/page.png": "not an image (text/html)", "/fake.png": "not an image (unknown content)", "/slow.png": "timed out",
+                "/missing.png": "HTTP 404", "/page.png": "not an image (text/html)", "/fake.png": "not an image (unknown content)",
             ])
             let path = try #require(cache.path(for: "\(server.baseURL)/img/3.png"))
             #expect(FileManager.default.contents(atPath: path) == ImageRoutes.png(3))
             #expect(path.hasSuffix("/\(SHA256.hexDigest(of: ImageRoutes.png(3))).png"))
             #expect(cache.path(for: "\(server.baseURL)/page.png") == nil)
+        }
+    }
+
+    @Test func aSlowImageIsARecordedTimeout() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var configuration = Self.client()
+        configuration.totalTimeout = 0.5
+        try await withFixtureServer(ImageRoutes.handler(slowDelay: 30)) { server in
+            let report = await HTTPClient.withHTTPClient(configuration) { client in
+                await ImageCache(directory: folder.path).fetch([server.baseURL + "/slow.png"], client: client)
+            }
+            #expect(report.failures.map(\.reason) == ["timed out"])
         }
     }
 

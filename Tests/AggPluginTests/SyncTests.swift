@@ -52,7 +52,7 @@ import Testing
                      from: DefinitionFile(path: "extra.yaml", origin: .commandLine))
         var http = HTTPClientConfiguration()
         http.retry.initialDelay = 0.01
-        http.totalTimeout = 5
+        http.totalTimeout = 30
         return Aggregator(registry: registry, store: store, decoders: Builtins.decoders, environment: environment,
                           bundledSnapshots: BuiltinSnapshots(), httpConfiguration: http)
     }
