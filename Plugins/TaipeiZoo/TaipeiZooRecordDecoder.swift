@@ -26,38 +26,63 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
             return .skipped(reason: "a zoo record must be an object, found \(raw.kindDescription)")
         }
         var fields = JSONObject()
+        var seen: Set<String> = []
         var warnings: [String] = []
+        func set(_ key: String, _ value: JSONValue) {
+            if seen.insert(key).inserted { fields.append(key, value) } else { fields[key] = value }
+        }
         for (rawKey, value) in object {
             let key = Self.canonicalKey(rawKey)
             switch (key, value) {
             case ("id", _):
-                if let id = value.textValue { fields["id"] = .string(id.trimmingSpaces) }
+                if let id = value.textValue { set("id", .string(id.trimmingSpaces)) }
             case ("imported", .object(let date)):
-                if let text = date["date"]?.stringValue { fields["imported"] = .string(text) }
+                if let text = date["date"]?.stringValue { set("imported", .string(text)) }
             case ("geo", .string(let text)):
                 if let (longitude, latitude) = Self.point(fromWKT: text) {
-                    fields["longitude"] = .double(longitude)
-                    fields["latitude"] = .double(latitude)
+                    set("longitude", .double(longitude))
+                    set("latitude", .double(latitude))
                 } else if !text.trimmingSpaces.isEmpty {
                     warnings.append("could not read coordinates from '\(text)'")
                 }
             case ("longitude", _), ("latitude", _):
-                if let number = value.numberValue { fields[key] = .double(number) }
+                if let number = value.numberValue { set(key, .double(number)) }
             case (_, .string(let text)):
                 let trimmed = text.trimmingSpaces
-                if !trimmed.isEmpty { fields[key] = .string(trimmed) }
+                if !trimmed.isEmpty { set(key, .string(trimmed)) }
             case (_, .null):
                 continue
             default:
-                fields[key] = value
+                set(key, value)
             }
         }
         if fields["id"] == nil { return .skipped(reason: "a zoo record has no _id") }
         return .record(fields, warnings: warnings)
     }
 
+    /// The keys of the current API generation, normalised once: most records need no
+    /// normalising work at all.
+    static let knownKeys: [String: String] = {
+        let keys = [
+        "_id", "_importdate", "a_adopt", "a_alsoknown", "a_behavior", "a_cid", "a_class", "a_code",
+        "a_conservation", "a_crisis", "a_diet", "a_distribution", "a_family", "a_feature", "a_geo",
+        "a_habitat", "a_interpretation", "a_keywords", "a_latitude", "a_location", "a_longitude",
+        "a_name_ch", "a_name_en", "a_name_latin", "a_order", "a_pdf01_alt", "a_pdf01_url", "a_pdf02_alt",
+        "a_pdf02_url", "a_phylum", "a_pic01_alt", "a_pic01_url", "a_pic02_alt", "a_pic02_url", "a_pic03_alt",
+        "a_pic03_url", "a_pic04_alt", "a_pic04_url", "a_poigroup", "a_summary", "a_theme_name",
+        "a_theme_url", "a_update", "a_vedio_url", "a_voice01_alt", "a_voice01_url", "a_voice02_alt",
+        "a_voice02_url", "a_voice03_alt", "a_voice03_url", "e_category", "e_geo", "e_info", "e_memo",
+        "e_name", "e_no", "e_pic_url", "e_url"
+        ]
+        return Dictionary(uniqueKeysWithValues: keys.map { ($0, normalise($0)) })
+    }()
+
     /// `\u{FEFF}A_Name_Ch` → `name`; `a_location` → `location`; `_id` → `id`.
     static func canonicalKey(_ rawKey: String) -> String {
+        knownKeys[rawKey] ?? normalise(rawKey)
+    }
+
+    static func normalise(_ rawKey: String) -> String {
         var key = rawKey.unicodeScalars.filter { $0 != "\u{FEFF}" }.map(String.init).joined().lowercased().trimmingSpaces
         if let rename = renames[key] { return rename }
         let scalars = Array(key.unicodeScalars)

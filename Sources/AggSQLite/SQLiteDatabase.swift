@@ -8,6 +8,7 @@ enum SQLiteValue {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case textBytes([UInt8])
     case blob(Data)
 }
 
@@ -19,7 +20,7 @@ final class SQLiteDatabase {
     let path: String
 
     /// Opens (creating when needed) the database at `path` in WAL mode, waiting up to 30 s for
-    /// other writers.
+    /// other writers. A new database gets 16 KiB pages, as records are a few kilobytes each.
     init(path: String) throws {
         self.path = path
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -31,9 +32,11 @@ final class SQLiteDatabase {
             throw StoreError(.backend, "cannot open the SQLite store at \(path): \(message)")
         }
         sqlite3_busy_timeout(handle, 30_000)
+        try execute("PRAGMA page_size = 16384")
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
         try execute("PRAGMA foreign_keys = ON")
+        try execute("PRAGMA cache_size = -16384")
     }
 
     deinit {
@@ -118,6 +121,10 @@ final class SQLiteStatement {
             case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
             case .real(let number): code = sqlite3_bind_double(statement, index, number)
             case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, agg_sqlite_transient())
+            case .textBytes(let bytes):
+                code = bytes.withUnsafeBufferPointer { buffer in
+                    sqlite3_bind_text(statement, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(buffer.count), agg_sqlite_transient())
+                }
             case .blob(let data):
                 code = data.withUnsafeBytes { bytes in
                     sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), agg_sqlite_transient())

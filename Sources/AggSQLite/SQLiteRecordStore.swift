@@ -326,7 +326,7 @@ final class SQLiteSnapshotWriter: SnapshotWriter {
                     try insert.bind([
                         .integer(collection), .integer(generation), .integer(Int64(start + offset)), .text(record.key),
                         record.searchText.map(SQLiteValue.text) ?? .null,
-                        .text(JSONWriter.string(.object(record.fields))), .text(JSONWriter.string(record.raw)),
+                        .textBytes(JSONWriter.bytes(.object(record.fields))), .textBytes(JSONWriter.bytes(record.raw)),
                         record.imageURL.map { .text(ImageReference.url($0).description) } ?? .null, .real(now),
                     ]).run()
                 }

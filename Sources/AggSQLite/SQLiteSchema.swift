@@ -27,9 +27,9 @@ enum SQLiteSchema {
             fields TEXT NOT NULL,
             raw TEXT NOT NULL,
             image TEXT,
-            fetched_at REAL NOT NULL,
-            PRIMARY KEY (collection, generation, position)
-        ) WITHOUT ROWID;
+            fetched_at REAL NOT NULL
+        );
+        CREATE UNIQUE INDEX remote_records_in_order ON remote_records (collection, generation, position);
         CREATE INDEX remote_records_by_key ON remote_records (collection, generation, key);
         CREATE INDEX remote_records_by_search ON remote_records (collection, generation, search);
         CREATE TABLE local_records (

@@ -105,6 +105,12 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// The keys in order.
     public var keys: [String] { members.map(\.key) }
 
+    /// Adds a member at the end without looking for an earlier one with the same key: for
+    /// builders that know their keys are new. Faster than the subscript on large objects.
+    public mutating func append(_ key: String, _ value: JSONValue) {
+        members.append((key, value))
+    }
+
     /// True when the object has no members.
     public var isEmpty: Bool { members.isEmpty }
 
@@ -125,15 +131,34 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
 }
 
+extension String {
+    /// The text without leading and trailing whitespace; itself, uncopied, when there is
+    /// nothing to trim.
+    package var trimmingSpaces: String {
+        guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return "" }
+        if !first.isSpace, !last.isSpace { return self }
+        return self[...].trimmingSpaces
+    }
+}
+
 extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and line breaks.
+    /// The text without leading and trailing whitespace (spaces, tabs, line breaks, and
+    /// Unicode spaces such as U+3000).
     package var trimmingSpaces: String {
         let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        guard let start = scalars.firstIndex(where: { !$0.isSpace }),
+              let end = scalars.lastIndex(where: { !$0.isSpace }) else { return "" }
         var result = ""
-        result.unicodeScalars.append(contentsOf: scalars[first...last])
+        result.unicodeScalars.append(contentsOf: scalars[start...end])
         return result
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whitespace, checked without a property lookup for ASCII.
+    fileprivate var isSpace: Bool {
+        if value < 0x80 { return value == 0x20 || (value >= 0x09 && value <= 0x0D) }
+        return properties.isWhitespace
     }
 }
 

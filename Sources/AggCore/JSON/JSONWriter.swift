@@ -1,56 +1,71 @@
-/// Writes `JSONValue`s as compact JSON text (UTF-8, no escaping of non-ASCII characters).
+/// Writes `JSONValue`s as compact JSON (UTF-8, non-ASCII characters unescaped). Output is
+/// built as bytes, copying unescaped runs of a string at once.
 public enum JSONWriter {
     /// The compact JSON text of `value`.
     public static func string(_ value: JSONValue) -> String {
-        var output = ""
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    /// The compact JSON of `value` as UTF-8 bytes.
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(value, into: &output)
         return output
     }
 
-    /// Appends the compact JSON text of `value` to `output`.
-    public static func write(_ value: JSONValue, into output: inout String) {
+    /// Appends the compact JSON of `value` to `output`.
+    public static func write(_ value: JSONValue, into output: inout [UInt8]) {
         switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .int(let number): output += String(number)
-        case .double(let number): output += number.isFinite ? format(number) : "null"
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .int(let number): output.append(contentsOf: String(number).utf8)
+        case .double(let number): output.append(contentsOf: (number.isFinite ? format(number) : "null").utf8)
         case .string(let text): writeString(text, into: &output)
         case .array(let elements):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 write(element, into: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let object):
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, member) in object.members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 writeString(member.key, into: &output)
-                output += ":"
+                output.append(UInt8(ascii: ":"))
                 write(member.value, into: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    /// A JSON string literal for `text`.
-    public static func writeString(_ text: String, into output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+    /// Appends a JSON string literal for `text`.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
+        var text = text
+        output.append(UInt8(ascii: "\""))
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+                case 0x0A: output.append(contentsOf: "\\n".utf8)
+                case 0x0D: output.append(contentsOf: "\\r".utf8)
+                case 0x09: output.append(contentsOf: "\\t".utf8)
+                default:
+                    let hex = String(byte, radix: 16)
+                    output.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 
     /// A double without a needless `.0` when it is integral.

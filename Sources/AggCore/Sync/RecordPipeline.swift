@@ -102,10 +102,9 @@ public struct RecordPipeline: Sendable {
         let key = definition.key.isEmpty ? SHA256.hexDigest(of: Data(JSONWriter.string(raw).utf8)).prefix(16).description
             : keyParts.map { $0! }.joined(separator: "/")
         let imageURL = definition.image.flatMap { fields[$0]?.stringValue }.flatMap { $0.isEmpty ? nil : $0 }
-        return .success((
-            RemoteRecord(key: key, fields: fields, raw: raw, imageURL: imageURL,
-                         searchText: TextFolding.searchText(of: fields, field: definition.search)),
-            notes))
+        let record = RemoteRecord(key: key, fields: fields, raw: raw, imageURL: imageURL,
+                                  searchText: TextFolding.searchText(of: fields, field: definition.search))
+        return .success((record, notes))
     }
 
     /// A value converted to a field type; nil when it cannot be.
