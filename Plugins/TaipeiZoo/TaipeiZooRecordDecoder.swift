@@ -26,13 +26,18 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
             return .skipped(reason: "a zoo record must be an object, found \(raw.kindDescription)")
         }
         var fields = JSONObject()
-        var seen: Set<String> = []
         var warnings: [String] = []
+        var key = ""
+        var keyIsUnique = true
         func set(_ key: String, _ value: JSONValue) {
-            if seen.insert(key).inserted { fields.append(key, value) } else { fields[key] = value }
+            if keyIsUnique, key != "longitude", key != "latitude" { fields.append(key, value) } else { fields[key] = value }
         }
         for (rawKey, value) in object {
-            let key = Self.canonicalKey(rawKey)
+            if let known = Self.knownKeys[rawKey] {
+                (key, keyIsUnique) = known
+            } else {
+                (key, keyIsUnique) = (Self.normalise(rawKey), false)
+            }
             switch (key, value) {
             case ("id", _):
                 if let id = value.textValue { set("id", .string(id.trimmingSpaces)) }
@@ -62,7 +67,9 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
 
     /// The keys of the current API generation, normalised once: most records need no
     /// normalising work at all.
-    static let knownKeys: [String: String] = {
+    /// Each maps to its canonical key and whether no other known key has the same one (so
+    /// it can be appended without looking for an earlier member).
+    static let knownKeys: [String: (key: String, isUnique: Bool)] = {
         let keys = [
         "_id", "_importdate", "a_adopt", "a_alsoknown", "a_behavior", "a_cid", "a_class", "a_code",
         "a_conservation", "a_crisis", "a_diet", "a_distribution", "a_family", "a_feature", "a_geo",
@@ -74,14 +81,13 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
         "a_voice02_url", "a_voice03_alt", "a_voice03_url", "e_category", "e_geo", "e_info", "e_memo",
         "e_name", "e_no", "e_pic_url", "e_url"
         ]
-        return Dictionary(uniqueKeysWithValues: keys.map { ($0, normalise($0)) })
+        let canonical = keys.map(normalise)
+        var uses: [String: Int] = [:]
+        for key in canonical { uses[key, default: 0] += 1 }
+        return Dictionary(uniqueKeysWithValues: zip(keys, canonical).map { ($0, ($1, uses[$1] == 1)) })
     }()
 
     /// `\u{FEFF}A_Name_Ch` → `name`; `a_location` → `location`; `_id` → `id`.
-    static func canonicalKey(_ rawKey: String) -> String {
-        knownKeys[rawKey] ?? normalise(rawKey)
-    }
-
     static func normalise(_ rawKey: String) -> String {
         var key = rawKey.unicodeScalars.filter { $0 != "\u{FEFF}" }.map(String.init).joined().lowercased().trimmingSpaces
         if let rename = renames[key] { return rename }

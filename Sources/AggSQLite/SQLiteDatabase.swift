@@ -19,12 +19,23 @@ final class SQLiteDatabase {
     private var handle: OpaquePointer?
     let path: String
 
-    /// Opens (creating when needed) the database at `path` in WAL mode, waiting up to 30 s for
-    /// other writers. A new database gets 16 KiB pages, as records are a few kilobytes each.
-    init(path: String) throws {
+    /// How a connection is used.
+    enum Mode {
+        /// The shared store: WAL, so readers are never blocked and processes can share it.
+        case shared
+        /// A private file written by one snapshot writer: no journal, no syncing until the
+        /// writer flushes it, since nobody reads it before it is committed.
+        case privateBulk
+        /// Reading a committed snapshot file.
+        case readOnly
+    }
+
+    /// Opens the database at `path` (creating it unless read-only), waiting up to 30 s for
+    /// other writers. New databases get 16 KiB pages, as records are a few kilobytes each.
+    init(path: String, mode: Mode = .shared) throws {
         self.path = path
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let access = mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let code = sqlite3_open_v2(path, &handle, access | SQLITE_OPEN_NOMUTEX, nil)
         if code != SQLITE_OK {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(handle)
@@ -32,11 +43,14 @@ final class SQLiteDatabase {
             throw StoreError(.backend, "cannot open the SQLite store at \(path): \(message)")
         }
         sqlite3_busy_timeout(handle, 30_000)
-        try execute("PRAGMA page_size = 16384")
-        try execute("PRAGMA journal_mode = WAL")
-        try execute("PRAGMA synchronous = NORMAL")
-        try execute("PRAGMA foreign_keys = ON")
-        try execute("PRAGMA cache_size = -16384")
+        switch mode {
+        case .shared:
+            try execute("PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        case .privateBulk:
+            try execute("PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096")
+        case .readOnly:
+            try execute("PRAGMA query_only = ON")
+        }
     }
 
     deinit {

@@ -1,23 +1,26 @@
 import AggCore
 import Foundation
-import Synchronization
 
-/// The default store: one SQLite file (`--store sqlite:PATH`, default
-/// `$XDG_DATA_HOME/agg/agg.sqlite`) in WAL mode, so readers are never blocked by a sync and
-/// several `agg` processes can write one file.
+/// The default store: SQLite (`--store sqlite:PATH`, default `$XDG_DATA_HOME/agg/agg.sqlite`).
 ///
-/// A snapshot is written as a new *generation* of a collection's rows in short transactions
-/// of one batch each; only the commit, one small transaction, makes it current and removes
-/// older generations. A sync that fails or is killed leaves rows of a generation nobody
-/// points at, which the next commit removes. Memory stays flat however many records arrive.
+/// The shared database (WAL mode, so readers are never blocked and several `agg` processes
+/// can write it) holds collections, local records, sequence numbers and blobs. Each remote
+/// snapshot is a SQLite file of its own in `PATH-snapshots/`: a sync streams records into a
+/// new file nobody reads yet, in batches, then commits by pointing its collection at the file
+/// in one small transaction and deleting the files of older snapshots. A sync that fails or
+/// is killed leaves only an unreferenced file, which the next commit of that collection
+/// deletes. Memory stays flat however many records arrive, and a snapshot is written once,
+/// with no journal.
 ///
 /// The class is `@unchecked Sendable` because its only mutable state, the connection, is used
 /// under `lock` and nowhere else.
 public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
     private let lock = NSLock()
     private let connection: SQLiteDatabase
-    /// The database file.
+    /// The shared database file.
     public let path: String
+    /// The folder of snapshot files.
+    let snapshotFolder: String
 
     /// Opens or creates the store at `path`, creating its folder when needed.
     public init(path: String) throws {
@@ -27,13 +30,19 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
         try SQLiteSchema.migrate(connection)
         self.path = path
         self.connection = connection
+        self.snapshotFolder = path + "-snapshots"
     }
 
     public var location: String { "sqlite:\(path)" }
 
-    /// Runs `body` with the connection, one caller at a time.
+    /// Runs `body` with the shared connection, one caller at a time.
     func withDatabase<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try lock.withLock { try body(connection) }
+    }
+
+    /// The file name of a collection's snapshot generation.
+    static func snapshotFileName(collection: Int64, generation: Int64) -> String {
+        "collection-\(collection)-generation-\(generation).sqlite"
     }
 
     public func beginSnapshot(of collection: CollectionID) async throws -> any SnapshotWriter {
@@ -46,7 +55,10 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                 return (id, statement.integer(0))
             }
         }
-        return SQLiteSnapshotWriter(store: self, collection: collectionID, generation: generation)
+        try FileManager.default.createDirectory(atPath: snapshotFolder, withIntermediateDirectories: true)
+        return try SQLiteSnapshotWriter(
+            store: self, collection: collectionID, generation: generation,
+            file: snapshotFolder + "/" + Self.snapshotFileName(collection: collectionID, generation: generation))
     }
 
     /// The row id of a collection, created on demand.
@@ -59,6 +71,44 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
         try insert.bind([.text(collection.source), .text(collection.parameters)])
         _ = try insert.step()
         return insert.integer(0)
+    }
+
+    /// Points `collection` at its new snapshot file with `state`, then deletes the files of
+    /// older generations (a reader that has one open keeps reading it).
+    func commit(collection: Int64, generation: Int64, file: String, state: SyncState, count: Int) throws {
+        try withDatabase { db in
+            try db.transaction(writing: true) {
+                try db.prepare("""
+                    UPDATE collections SET generation = ?, snapshot_file = ?, synced_at = ?, stop_reason = ?, record_count = ?,
+                        pages_fetched = ?, total_pages = ?, current_page = ?, provenance = ?
+                    WHERE id = ?
+                    """).bind([
+                        .integer(generation), .text((file as NSString).lastPathComponent), .real(state.syncedAt.timeIntervalSince1970),
+                        .text(state.stopReason), .integer(Int64(count)), .integer(Int64(state.pagesFetched)),
+                        state.totalPages.map { .integer(Int64($0)) } ?? .null, state.currentPage.map { .integer(Int64($0)) } ?? .null,
+                        .text(state.provenanceText), .integer(collection),
+                    ]).run()
+            }
+        }
+        let prefix = "collection-\(collection)-generation-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: snapshotFolder)) ?? [] where name.hasPrefix(prefix) {
+            guard let older = Int64(name.dropFirst(prefix.count).prefix { $0.isNumber }), older < generation else { continue }
+            try? FileManager.default.removeItem(atPath: snapshotFolder + "/" + name)
+        }
+    }
+
+    /// The committed snapshot file of `collection`, or nil.
+    func snapshotFile(_ collection: CollectionID, in db: SQLiteDatabase) throws -> String? {
+        let statement = try db.prepare("SELECT snapshot_file FROM collections WHERE source = ? AND parameters = ? AND generation IS NOT NULL")
+        try statement.bind([.text(collection.source), .text(collection.parameters)])
+        guard try statement.step(), let name = statement.text(0) else { return nil }
+        return snapshotFolder + "/" + name
+    }
+
+    /// A read-only connection to the committed snapshot of `collection`, or nil.
+    func openSnapshot(_ collection: CollectionID) throws -> SQLiteDatabase? {
+        guard let file = try withDatabase({ try snapshotFile(collection, in: $0) }) else { return nil }
+        return try SQLiteDatabase(path: file, mode: .readOnly)
     }
 
     public func syncState(of collection: CollectionID) async throws -> SyncState? {
@@ -93,45 +143,44 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
     }
 
     public func records(matching query: RecordQuery) async throws -> [Record] {
-        try withDatabase { db in
-            try db.transaction(writing: false) {
-                var matched: [Record] = []
-                var skipped = 0
-                let stopsEarly = query.sort.isEmpty
-                let prefix = query.indexedPrefix
-                func consume(_ record: Record) -> Bool {
-                    guard query.matches(record) else { return true }
-                    if stopsEarly {
-                        if skipped < query.offset { skipped += 1; return true }
-                        if let limit = query.limit, matched.count >= limit { return false }
-                    }
-                    matched.append(record)
-                    return true
+        var matched: [Record] = []
+        var skipped = 0
+        let stopsEarly = query.sort.isEmpty
+        let prefix = query.indexedPrefix
+        func consume(_ record: Record) -> Bool {
+            guard query.matches(record) else { return true }
+            if stopsEarly {
+                if skipped < query.offset { skipped += 1; return true }
+                if let limit = query.limit, matched.count >= limit { return false }
+            }
+            matched.append(record)
+            return true
+        }
+        let snapshot = query.origin == .local ? nil : try openSnapshot(query.collection)
+        var more = true
+        if query.origin != .remote {
+            try withDatabase { db in
+                var sql = "SELECT sequence, key, fields, image, created_at, updated_at FROM local_records WHERE source = ?"
+                var values: [SQLiteValue] = [.text(query.collection.source)]
+                Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings)
+                let statement = try db.prepare(sql + " ORDER BY sequence DESC")
+                try statement.bind(values)
+                while more, try statement.step() {
+                    more = consume(try Self.localRecord(statement, source: query.collection.source))
                 }
-                var more = true
-                if query.origin != .remote {
-                    var sql = "SELECT sequence, key, fields, image, created_at, updated_at FROM local_records WHERE source = ?"
-                    var values: [SQLiteValue] = [.text(query.collection.source)]
-                    Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings)
-                    let statement = try db.prepare(sql + " ORDER BY sequence DESC")
-                    try statement.bind(values)
-                    while more, try statement.step() {
-                        more = consume(try Self.localRecord(statement, source: query.collection.source))
-                    }
-                }
-                if more, query.origin != .local, let (collection, generation) = try Self.currentGeneration(query.collection, in: db) {
-                    var sql = "SELECT key, fields, image, fetched_at\(query.includeRaw ? ", raw" : "") FROM remote_records WHERE collection = ? AND generation = ?"
-                    var values: [SQLiteValue] = [.integer(collection), .integer(generation)]
-                    Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings)
-                    let statement = try db.prepare(sql + " ORDER BY position")
-                    try statement.bind(values)
-                    while more, try statement.step() {
-                        more = consume(try Self.remoteRecord(statement, source: query.collection.source, includeRaw: query.includeRaw))
-                    }
-                }
-                return stopsEarly ? matched : query.sortAndSlice(matched)
             }
         }
+        if more, let snapshot {
+            var sql = "SELECT key, fields, image, fetched_at\(query.includeRaw ? ", raw" : "") FROM records WHERE 1"
+            var values: [SQLiteValue] = []
+            Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings)
+            let statement = try snapshot.prepare(sql + " ORDER BY position")
+            try statement.bind(values)
+            while more, try statement.step() {
+                more = consume(try Self.remoteRecord(statement, source: query.collection.source, includeRaw: query.includeRaw))
+            }
+        }
+        return stopsEarly ? matched : query.sortAndSlice(matched)
     }
 
     /// Adds conditions on the folded search column: an index range for a prefix, `instr`
@@ -145,13 +194,6 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
             sql += " AND instr(search, ?) > 0"
             values.append(.text(substring))
         }
-    }
-
-    static func currentGeneration(_ collection: CollectionID, in db: SQLiteDatabase) throws -> (Int64, Int64)? {
-        let statement = try db.prepare("SELECT id, generation FROM collections WHERE source = ? AND parameters = ? AND generation IS NOT NULL")
-        try statement.bind([.text(collection.source), .text(collection.parameters)])
-        guard try statement.step() else { return nil }
-        return (statement.integer(0), statement.integer(1))
     }
 
     static func json(_ statement: SQLiteStatement, _ column: Int32) throws -> JSONValue {
@@ -178,33 +220,27 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
 
     public func count(in collection: CollectionID) async throws -> (local: Int, remote: Int) {
         try withDatabase { db in
-            try db.transaction(writing: false) {
-                let local = try db.prepare("SELECT count(*) FROM local_records WHERE source = ?")
-                try local.bind([.text(collection.source)])
-                _ = try local.step()
-                var remote: Int64 = 0
-                if let (id, generation) = try Self.currentGeneration(collection, in: db) {
-                    let statement = try db.prepare("SELECT count(*) FROM remote_records WHERE collection = ? AND generation = ?")
-                    try statement.bind([.integer(id), .integer(generation)])
-                    _ = try statement.step()
-                    remote = statement.integer(0)
-                }
-                return (Int(local.integer(0)), Int(remote))
-            }
+            let local = try db.prepare("SELECT count(*) FROM local_records WHERE source = ?")
+            try local.bind([.text(collection.source)])
+            _ = try local.step()
+            let remote = try db.prepare("SELECT record_count FROM collections WHERE source = ? AND parameters = ? AND generation IS NOT NULL")
+            try remote.bind([.text(collection.source), .text(collection.parameters)])
+            let remoteCount = try remote.step() ? Int(remote.integer(0)) : 0
+            return (Int(local.integer(0)), remoteCount)
         }
     }
 
     public func record(key: String, in collection: CollectionID) async throws -> Record? {
-        try withDatabase { db in
-            try db.transaction(writing: false) {
-                if let local = try Self.localRecord(key: key, source: collection.source, in: db) { return local }
-                guard let (id, generation) = try Self.currentGeneration(collection, in: db) else { return nil }
-                let statement = try db.prepare("SELECT key, fields, image, fetched_at, raw FROM remote_records WHERE collection = ? AND generation = ? AND key = ? ORDER BY position LIMIT 1")
-                try statement.bind([.integer(id), .integer(generation), .text(key)])
-                guard try statement.step() else { return nil }
-                return try Self.remoteRecord(statement, source: collection.source, includeRaw: true)
-            }
-        }
+        if let local = try withDatabase({ try Self.localRecord(key: key, source: collection.source, in: $0) }) { return local }
+        return try Self.remoteRecord(key: key, in: openSnapshot(collection), source: collection.source)
+    }
+
+    static func remoteRecord(key: String, in snapshot: SQLiteDatabase?, source: String) throws -> Record? {
+        guard let snapshot else { return nil }
+        let statement = try snapshot.prepare("SELECT key, fields, image, fetched_at, raw FROM records WHERE key = ? ORDER BY position LIMIT 1")
+        try statement.bind([.text(key)])
+        guard try statement.step() else { return nil }
+        return try remoteRecord(statement, source: source, includeRaw: true)
     }
 
     static func localRecord(key: String, source: String, in db: SQLiteDatabase) throws -> Record? {
@@ -237,7 +273,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """).bind([
                         .text(source), .integer(Int64(sequence)), .text(record.key), draft.searchText.map(SQLiteValue.text) ?? .null,
-                        .text(JSONWriter.string(.object(draft.fields))), draft.image.map { .text($0.description) } ?? .null,
+                        .textBytes(JSONWriter.bytes(.object(draft.fields))), draft.image.map { .text($0.description) } ?? .null,
                         .real(now.timeIntervalSince1970), .real(now.timeIntervalSince1970),
                     ]).run()
                 return record
@@ -246,45 +282,40 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
     }
 
     public func updateLocal(source: String, key: String, changes: JSONObject, searchField: String?) async throws -> Record {
-        try withDatabase { db in
-            try db.transaction(writing: true) {
-                guard var record = try Self.localRecord(key: key, source: source, in: db) else {
-                    throw try Self.missing(key: key, source: source, in: db)
-                }
-                record.fields.merge(changes)
-                record.updatedAt = Date()
-                try db.prepare("UPDATE local_records SET fields = ?, search = ?, updated_at = ? WHERE source = ? AND key = ?").bind([
-                    .text(JSONWriter.string(.object(record.fields))),
-                    TextFolding.searchText(of: record.fields, field: searchField).map(SQLiteValue.text) ?? .null,
-                    .real(record.updatedAt!.timeIntervalSince1970), .text(source), .text(key),
-                ]).run()
-                return record
-            }
+        try await changeLocal(source: source, key: key) { db, record in
+            var updated = record
+            updated.fields.merge(changes)
+            updated.updatedAt = Date()
+            try db.prepare("UPDATE local_records SET fields = ?, search = ?, updated_at = ? WHERE source = ? AND key = ?").bind([
+                .textBytes(JSONWriter.bytes(.object(updated.fields))),
+                TextFolding.searchText(of: updated.fields, field: searchField).map(SQLiteValue.text) ?? .null,
+                .real(updated.updatedAt!.timeIntervalSince1970), .text(source), .text(key),
+            ]).run()
+            return updated
         }
     }
 
     public func deleteLocal(source: String, key: String) async throws -> Record {
-        try withDatabase { db in
-            try db.transaction(writing: true) {
-                guard let record = try Self.localRecord(key: key, source: source, in: db) else {
-                    throw try Self.missing(key: key, source: source, in: db)
-                }
-                try db.prepare("DELETE FROM local_records WHERE source = ? AND key = ?").bind([.text(source), .text(key)]).run()
-                return record
-            }
+        try await changeLocal(source: source, key: key) { db, record in
+            try db.prepare("DELETE FROM local_records WHERE source = ? AND key = ?").bind([.text(source), .text(key)]).run()
+            return record
         }
     }
 
-    /// Not found, or found among the remote records (which cannot be changed).
-    static func missing(key: String, source: String, in db: SQLiteDatabase) throws -> StoreError {
-        let statement = try db.prepare("""
-            SELECT 1 FROM remote_records r JOIN collections c ON r.collection = c.id AND r.generation = c.generation
-            WHERE c.source = ? AND r.key = ? LIMIT 1
-            """)
-        try statement.bind([.text(source), .text(key)])
-        return try statement.step()
-            ? StoreError(.notLocal, "'\(key)' in source '\(source)' is a remote record; only your own records (keys like local-1) can be changed or deleted")
-            : StoreError(.notFound, "no record '\(key)' in source '\(source)'")
+    /// Runs `change` on the local record `key` in a write transaction; a key that is not a
+    /// local record is not found, or remote (which cannot be changed).
+    private func changeLocal(source: String, key: String, _ change: (SQLiteDatabase, Record) throws -> Record) async throws -> Record {
+        let changed = try withDatabase { db in
+            try db.transaction(writing: true) { () -> Record? in
+                guard let record = try Self.localRecord(key: key, source: source, in: db) else { return nil }
+                return try change(db, record)
+            }
+        }
+        if let changed { return changed }
+        for collection in try await collections(of: source) where try Self.remoteRecord(key: key, in: openSnapshot(collection), source: source) != nil {
+            throw StoreError(.notLocal, "'\(key)' in source '\(source)' is a remote record; only your own records (keys like local-1) can be changed or deleted")
+        }
+        throw StoreError(.notFound, "no record '\(key)' in source '\(source)'")
     }
 
     public func blob(digest: String) async throws -> Data? {
@@ -296,75 +327,68 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
     }
 }
 
-/// Writes one generation of a collection's rows, batch by batch.
-final class SQLiteSnapshotWriter: SnapshotWriter {
+/// Streams one snapshot into its own file, batch by batch; the store sees it on commit.
+final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
     private let store: SQLiteRecordStore
     private let collection: Int64
     private let generation: Int64
-    private let appended = Mutex(0)
+    private let file: String
+    private let lock = NSLock()
+    private var database: SQLiteDatabase?
+    private var insert: SQLiteStatement?
+    private var count = 0
 
-    init(store: SQLiteRecordStore, collection: Int64, generation: Int64) {
+    init(store: SQLiteRecordStore, collection: Int64, generation: Int64, file: String) throws {
         self.store = store
         self.collection = collection
         self.generation = generation
+        self.file = file
+        try? FileManager.default.removeItem(atPath: file)
+        let database = try SQLiteDatabase(path: file, mode: .privateBulk)
+        try database.execute(SnapshotFileSchema.create)
+        self.database = database
+        self.insert = try database.prepare(
+            "INSERT INTO records (position, key, search, fields, raw, image, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
     }
 
     func append(_ records: [RemoteRecord]) async throws {
         guard !records.isEmpty else { return }
-        let start = appended.withLock { count in
-            defer { count += records.count }
-            return count
-        }
         let now = Date().timeIntervalSince1970
-        try store.withDatabase { db in
-            try db.transaction(writing: true) {
-                let insert = try db.prepare("""
-                    INSERT INTO remote_records (collection, generation, position, key, search, fields, raw, image, fetched_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                for (offset, record) in records.enumerated() {
+        try lock.withLock {
+            guard let database, let insert else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
+            try database.transaction(writing: true) {
+                for record in records {
                     try insert.bind([
-                        .integer(collection), .integer(generation), .integer(Int64(start + offset)), .text(record.key),
-                        record.searchText.map(SQLiteValue.text) ?? .null,
-                        .textBytes(JSONWriter.bytes(.object(record.fields))), .textBytes(JSONWriter.bytes(record.raw)),
+                        .integer(Int64(count)), .text(record.key), record.searchText.map(SQLiteValue.text) ?? .null,
+                        .textBytes(JSONWriter.bytes(.object(record.fields))), .textBytes(record.rawText ?? JSONWriter.bytes(record.raw)),
                         record.imageURL.map { .text(ImageReference.url($0).description) } ?? .null, .real(now),
                     ]).run()
+                    count += 1
                 }
             }
         }
     }
 
     func commit(_ state: SyncState) async throws -> Int {
-        let expected = appended.withLock { $0 }
-        return try store.withDatabase { db in
-            try db.transaction(writing: true) {
-                let count = try db.prepare("SELECT count(*) FROM remote_records WHERE collection = ? AND generation = ?")
-                try count.bind([.integer(collection), .integer(generation)])
-                _ = try count.step()
-                guard Int(count.integer(0)) == expected else {
-                    throw StoreError(.backend, "another sync of the same collection removed this snapshot while it was being written; run the sync again")
-                }
-                try db.prepare("""
-                    UPDATE collections SET generation = ?, synced_at = ?, stop_reason = ?, record_count = ?, pages_fetched = ?,
-                        total_pages = ?, current_page = ?, provenance = ?
-                    WHERE id = ?
-                    """).bind([
-                        .integer(generation), .real(state.syncedAt.timeIntervalSince1970), .text(state.stopReason),
-                        .integer(Int64(expected)), .integer(Int64(state.pagesFetched)),
-                        state.totalPages.map { .integer(Int64($0)) } ?? .null, state.currentPage.map { .integer(Int64($0)) } ?? .null,
-                        .text(state.provenanceText), .integer(collection),
-                    ]).run()
-                try db.prepare("DELETE FROM remote_records WHERE collection = ? AND generation < ?")
-                    .bind([.integer(collection), .integer(generation)]).run()
-                return expected
-            }
+        let total = try lock.withLock { () throws -> Int in
+            guard let database else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
+            try database.execute(SnapshotFileSchema.indexes)
+            insert = nil
+            self.database = nil
+            return count
         }
+        let handle = FileHandle(forUpdatingAtPath: file)
+        try handle?.synchronize()
+        try handle?.close()
+        try store.commit(collection: collection, generation: generation, file: file, state: state, count: total)
+        return total
     }
 
     func abort() async {
-        try? store.withDatabase { db in
-            try db.prepare("DELETE FROM remote_records WHERE collection = ? AND generation = ?")
-                .bind([.integer(collection), .integer(generation)]).run()
+        lock.withLock {
+            insert = nil
+            database = nil
         }
+        try? FileManager.default.removeItem(atPath: file)
     }
 }

@@ -1,4 +1,6 @@
-/// The SQLite store's tables, created and upgraded by `user_version`.
+/// The SQLite store's tables. The shared database holds collections, local records,
+/// sequence numbers and blobs; each remote snapshot is a file of its own
+/// (`SnapshotFileSchema`), so replacing one never rewrites or deletes rows of another.
 enum SQLiteSchema {
     /// Each migration brings the schema from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -8,6 +10,7 @@ enum SQLiteSchema {
             source TEXT NOT NULL,
             parameters TEXT NOT NULL,
             generation INTEGER,
+            snapshot_file TEXT,
             next_generation INTEGER NOT NULL DEFAULT 0,
             synced_at REAL,
             stop_reason TEXT,
@@ -18,20 +21,6 @@ enum SQLiteSchema {
             provenance TEXT,
             UNIQUE (source, parameters)
         );
-        CREATE TABLE remote_records (
-            collection INTEGER NOT NULL REFERENCES collections (id),
-            generation INTEGER NOT NULL,
-            position INTEGER NOT NULL,
-            key TEXT NOT NULL,
-            search TEXT,
-            fields TEXT NOT NULL,
-            raw TEXT NOT NULL,
-            image TEXT,
-            fetched_at REAL NOT NULL
-        );
-        CREATE UNIQUE INDEX remote_records_in_order ON remote_records (collection, generation, position);
-        CREATE INDEX remote_records_by_key ON remote_records (collection, generation, key);
-        CREATE INDEX remote_records_by_search ON remote_records (collection, generation, search);
         CREATE TABLE local_records (
             source TEXT NOT NULL,
             sequence INTEGER NOT NULL,
@@ -50,7 +39,7 @@ enum SQLiteSchema {
         """,
     ]
 
-    /// Applies every migration the database has not had yet, each in its own transaction.
+    /// Applies every migration the database has not had yet, in one transaction.
     static func migrate(_ db: SQLiteDatabase) throws {
         try db.transaction(writing: true) {
             let version = try db.userVersion
@@ -60,4 +49,24 @@ enum SQLiteSchema {
             }
         }
     }
+}
+
+/// The table of one remote snapshot file: records in the source's order (the row id is the
+/// position), indexed by key and by folded search text once the snapshot is complete.
+enum SnapshotFileSchema {
+    static let create = """
+        CREATE TABLE records (
+            position INTEGER PRIMARY KEY,
+            key TEXT NOT NULL,
+            search TEXT,
+            fields TEXT NOT NULL,
+            raw TEXT NOT NULL,
+            image TEXT,
+            fetched_at REAL NOT NULL
+        )
+        """
+    static let indexes = """
+        CREATE INDEX records_by_key ON records (key);
+        CREATE INDEX records_by_search ON records (search);
+        """
 }

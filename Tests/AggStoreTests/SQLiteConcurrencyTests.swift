@@ -32,9 +32,12 @@ import Testing
             let writer = try await store.beginSnapshot(of: zoo)
             try await writer.append([remote("orphan", "x")])
         }
+        let snapshotFiles = { try FileManager.default.contentsOfDirectory(atPath: path + "-snapshots").sorted() }
+        #expect(try snapshotFiles().count == 2)
         let reopened = try SQLiteRecordStore(path: path)
         #expect(try await reopened.records(matching: RecordQuery(collection: zoo)).map(\.key) == ["1"])
         try await reopened.replaceSnapshot(of: zoo, with: batches([[remote("2", "b")]])) { state($0) }
         #expect(try await reopened.records(matching: RecordQuery(collection: zoo)).map(\.key) == ["2"])
+        #expect(try snapshotFiles() == ["collection-1-generation-3.sqlite"])
     }
 }

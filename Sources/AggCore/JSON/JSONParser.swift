@@ -30,15 +30,42 @@ public enum JSONParser {
         return try reader.document()
     }
 
+    /// Parses one JSON document and also returns, for every array of objects near the top
+    /// (such as a page's list of records), the byte range of each element: the records'
+    /// original text, which callers can keep without encoding the values again.
+    public static func parseKeepingElementText(buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> (JSONValue, ElementText) {
+        var reader = Reader(bytes: buffer)
+        reader.recordsSpans = true
+        let value = try reader.document()
+        return (value, ElementText(spans: reader.spans, bytes: buffer))
+    }
+
     /// Parses one JSON document from text.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 }
 
+/// The original text of the elements of arrays in a parsed document, by array.
+public struct ElementText {
+    fileprivate let spans: [UnsafeRawPointer: [Range<Int>]]
+    fileprivate let bytes: UnsafeBufferPointer<UInt8>
+
+    /// The original JSON text of each element of `array`, when `array` is one of the
+    /// document's arrays of objects (and not a copy made since); nil otherwise. Valid while the
+    /// parsed buffer is.
+    public func texts(of array: [JSONValue]) -> [[UInt8]]? {
+        guard let base = array.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }),
+              let ranges = spans[base], ranges.count == array.count else { return nil }
+        return ranges.map { Array(bytes[$0]) }
+    }
+}
+
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
+    var recordsSpans = false
+    var spans: [UnsafeRawPointer: [Range<Int>]] = [:]
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -120,6 +147,8 @@ private struct Reader {
     mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
         position += 1
         var elements: [JSONValue] = []
+        let keepsSpans = recordsSpans && depth <= 4
+        var ranges: [Range<Int>] = []
         skipSpace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
@@ -127,11 +156,20 @@ private struct Reader {
         }
         while true {
             skipSpace()
+            let start = position
             elements.append(try value(depth: depth + 1))
+            if keepsSpans { ranges.append(start..<position) }
             skipSpace()
             guard position < bytes.count else { throw fail("unexpected end of input (truncated?)") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(elements) }
+            if bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                if keepsSpans, case .object? = elements.first,
+                   let base = elements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) {
+                    spans[base] = ranges
+                }
+                return .array(elements)
+            }
             throw fail("expected ',' or ']' in an array")
         }
     }

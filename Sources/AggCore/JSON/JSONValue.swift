@@ -155,10 +155,12 @@ extension StringProtocol {
 }
 
 extension Unicode.Scalar {
-    /// Whitespace, checked without a property lookup for ASCII.
+    /// Unicode whitespace (the White_Space property), checked without a table lookup.
     fileprivate var isSpace: Bool {
-        if value < 0x80 { return value == 0x20 || (value >= 0x09 && value <= 0x0D) }
-        return properties.isWhitespace
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 }
 

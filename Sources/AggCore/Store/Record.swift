@@ -88,6 +88,9 @@ public struct RemoteRecord: Sendable, Hashable {
     public var imageURL: String?
     /// The folded text of the source's search field, for prefix lookups.
     public var searchText: String?
+    /// The raw document exactly as the source sent it (UTF-8 JSON), when the producer kept
+    /// it; stores that keep JSON text write it instead of encoding `raw` again.
+    public var rawText: [UInt8]?
 
     /// Creates a remote record.
     public init(key: String, fields: JSONObject, raw: JSONValue, imageURL: String? = nil, searchText: String? = nil) {

@@ -26,8 +26,13 @@ struct PageWalker {
     struct FetchedPage: Sendable {
         var page: RecordPipeline.Page
         var bytes: Int
-        var digest: Int
         var url: String
+
+        /// What identifies the page's content: its records' keys, or for a page without
+        /// records its whole document.
+        var identity: [String] {
+            page.records.isEmpty ? [JSONWriter.string(page.document)] : page.records.map(\.key)
+        }
     }
 
     func fetch(_ url: String) async throws -> FetchedPage {
@@ -35,10 +40,8 @@ struct PageWalker {
                                       body: request.body.map { Data($0.utf8) }, secrets: request.secretValues)
         httpRequest.secrets = request.secretValues
         let response = try await client.send(httpRequest)
-        var hasher = Hasher()
-        response.body.withUnsafeBytes { hasher.combine(bytes: $0) }
         let page = try pipeline.page(from: response.body)
-        return FetchedPage(page: page, bytes: response.body.count, digest: hasher.finalize(), url: url)
+        return FetchedPage(page: page, bytes: response.body.count, url: url)
     }
 
     /// `url` with `name=value` set in its query (replacing an earlier value).
@@ -80,14 +83,14 @@ struct PageWalker {
             let pages = min(needed, paging.maximumPages)
             outcome.stopReason = pages < needed ? .pageLimit : .totalReached
             if pages < needed { outcome.warnings.append("stopped after \(pages) pages (max_pages); the source has \(needed)") }
-            var previousDigest = first.digest
+            var previousIdentity = first.identity
             try await fetchConcurrently(offsets: (1..<pages).map { $0 * paging.limit }, url: url) { page in
-                if page.digest == previousDigest {
+                if page.identity == previousIdentity {
                     outcome.stopReason = .repeatedPage
                     outcome.warnings.append("page \(outcome.pages + 1) repeats the page before it (does the server ignore '\(paging.offsetParameter)'?); stopped")
                     return false
                 }
-                previousDigest = page.digest
+                previousIdentity = page.identity
                 try await deliver(page)
                 outcome.pages += 1
                 outcome.bytes += page.bytes
@@ -101,7 +104,7 @@ struct PageWalker {
             if outcome.pages >= paging.maximumPages { outcome.stopReason = .pageLimit; return outcome }
             let page = try await fetch(url(offset: outcome.pages * paging.limit))
             if page.page.records.isEmpty && page.page.skipped == 0 { outcome.stopReason = .emptyPage; return outcome }
-            if page.digest == previous.digest {
+            if page.identity == previous.identity {
                 outcome.warnings.append("page \(outcome.pages + 1) repeats the page before it (does the server ignore '\(paging.offsetParameter)'?); stopped")
                 outcome.stopReason = .repeatedPage
                 return outcome
@@ -180,7 +183,7 @@ struct PageWalker {
         }
         var outcome = Outcome(stopReason: .lastPage)
         var number = paging.firstPage
-        var previousDigest: Int?
+        var previousIdentity: [String]?
         while true {
             let page = try await fetch(url(number))
             if page.page.records.isEmpty && page.page.skipped == 0 {
@@ -188,12 +191,12 @@ struct PageWalker {
                 if outcome.pages == 0 { try await deliver(page); outcome.currentPage = number }
                 return outcome
             }
-            if page.digest == previousDigest {
+            if page.identity == previousIdentity {
                 outcome.warnings.append("page \(number) repeats the page before it (does the server ignore '\(paging.pageParameter)'?); stopped")
                 outcome.stopReason = .repeatedPage
                 return outcome
             }
-            previousDigest = page.digest
+            previousIdentity = page.identity
             try await deliver(page)
             outcome.pages += 1
             outcome.bytes += page.bytes
@@ -209,7 +212,7 @@ struct PageWalker {
         var outcome = Outcome(stopReason: .lastPage)
         var url = request.url
         var seenURLs: Set<String> = []
-        var previousDigest: Int?
+        var previousIdentity: [String]?
         while true {
             seenURLs.insert(url)
             let page = try await fetch(url)
@@ -217,12 +220,12 @@ struct PageWalker {
                 outcome.stopReason = .emptyPage
                 return outcome
             }
-            if page.digest == previousDigest {
+            if page.identity == previousIdentity {
                 outcome.warnings.append("the page at \(request.redact(url)) repeats the page before it; stopped")
                 outcome.stopReason = .repeatedPage
                 return outcome
             }
-            previousDigest = page.digest
+            previousIdentity = page.identity
             try await deliver(page)
             outcome.pages += 1
             outcome.bytes += page.bytes

@@ -27,18 +27,28 @@ public struct RecordPipeline: Sendable {
         public var skipped: Int
     }
 
-    /// Parses `body` into a document, explaining what is wrong when it is not JSON.
-    public static func document(from body: Data) throws -> JSONValue {
-        do {
-            return try JSONParser.parse(unwrappingJSONP(body))
-        } catch {
-            let start = String(decoding: body.prefix(200), as: UTF8.self).trimmingSpaces
-            if start.hasPrefix("<") {
-                throw SourceResponseError(message: "the server answered with HTML instead of JSON (an error page?): \(HTTPClient.excerpt(body).dropFirst(2))")
+    /// Parses `body` and runs `use` with the document and the original text of its arrays'
+    /// elements, explaining what is wrong when it is not JSON.
+    static func withDocument<T>(from body: Data, _ use: (JSONValue, ElementText) throws -> T) throws -> T {
+        try unwrappingJSONP(body).withUnsafeBytes { raw in
+            let parsed: (JSONValue, ElementText)
+            do throws(JSONParseError) {
+                parsed = try JSONParser.parseKeepingElementText(buffer: raw.bindMemory(to: UInt8.self))
+            } catch {
+                throw Self.explain(error, in: body)
             }
-            if body.isEmpty { throw SourceResponseError(message: "the server answered with an empty body instead of JSON") }
-            throw SourceResponseError(message: "the response is not valid JSON (\(error))")
+            return try use(parsed.0, parsed.1)
         }
+    }
+
+    /// Why `body` is not the JSON expected.
+    static func explain(_ error: JSONParseError, in body: Data) -> SourceResponseError {
+        let start = String(decoding: body.prefix(200), as: UTF8.self).trimmingSpaces
+        if start.hasPrefix("<") {
+            return SourceResponseError(message: "the server answered with HTML instead of JSON (an error page?): \(HTTPClient.excerpt(body).dropFirst(2))")
+        }
+        if body.isEmpty { return SourceResponseError(message: "the server answered with an empty body instead of JSON") }
+        return SourceResponseError(message: "the response is not valid JSON (\(error))")
     }
 
     /// `callback({...})` or `callback({...});` → `{...}`; anything else unchanged.
@@ -55,15 +65,22 @@ public struct RecordPipeline: Sendable {
 
     /// Decodes one response body.
     public func page(from body: Data) throws -> Page {
-        let document = try Self.document(from: body)
+        try Self.withDocument(from: body) { document, elementText in
+            try page(document: document, elementText: elementText)
+        }
+    }
+
+    private func page(document: JSONValue, elementText: ElementText) throws -> Page {
         let raws = try decoder.records(in: document, source: definition)
+        let texts = elementText.texts(of: raws)
         var records: [RemoteRecord] = []
         records.reserveCapacity(raws.count)
         var warnings: [String] = []
         var skipped = 0
-        for raw in raws {
+        for (index, raw) in raws.enumerated() {
             switch decode(raw) {
-            case .success(let (record, notes)):
+            case .success(var (record, notes)):
+                record.rawText = texts?[index]
                 records.append(record)
                 warnings += notes
             case .failure(let reason):
