@@ -6,6 +6,7 @@ number printed here was measured in this run; medians over --runs repetitions.
 import argparse
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -122,12 +123,16 @@ def main():
         query = [arguments.agg, "query", "zoo", "--prefix", prefix, "--limit", "20", "--offline", "--format", "ndjson"]
         query_times = [measure(query, env=env)[0] for _ in range(max(10, arguments.runs))]
         database = os.path.join(home, "data", "agg", "agg.sqlite")
+        with sqlite3.connect(database) as connection:
+            (snapshot,) = connection.execute(
+                "SELECT snapshot_file FROM collections WHERE source = 'zoo' AND parameters = ''").fetchone()
+        snapshot = os.path.join(database + "-snapshots", snapshot)
         folded = prefix.lower()
-        sql = ("SELECT key, fields FROM local_records WHERE source = 'zoo' AND search >= '{p}' AND search < '{p}\U0010FFFF' "
+        sql = ("ATTACH '{s}' AS snapshot; "
+               "SELECT key, fields FROM local_records WHERE source = 'zoo' AND search >= '{p}' AND search < '{p}\U0010FFFF' "
                "ORDER BY sequence DESC LIMIT 20; "
-               "SELECT r.key, r.fields FROM remote_records r JOIN collections c ON r.collection = c.id AND r.generation = c.generation "
-               "WHERE c.source = 'zoo' AND c.parameters = '' AND r.search >= '{p}' AND r.search < '{p}\U0010FFFF' "
-               "ORDER BY r.position LIMIT 20;").format(p=folded)
+               "SELECT key, fields FROM snapshot.records WHERE search >= '{p}' AND search < '{p}\U0010FFFF' "
+               "ORDER BY position LIMIT 20;").format(p=folded, s=snapshot)
         sqlite_times = [measure(["sqlite3", database, sql])[0] for _ in range(max(10, arguments.runs))]
         agg_query, sqlite_query = median(query_times), median(sqlite_times)
         rows.append((f"agg query --prefix --limit 20 on {largest:,} records", f"{agg_query * 1000:.1f} ms",

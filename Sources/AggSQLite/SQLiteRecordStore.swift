@@ -162,7 +162,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
             try withDatabase { db in
                 var sql = "SELECT sequence, key, fields, image, created_at, updated_at FROM local_records WHERE source = ?"
                 var values: [SQLiteValue] = [.text(query.collection.source)]
-                Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings)
+                Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings, fullText: false)
                 let statement = try db.prepare(sql + " ORDER BY sequence DESC")
                 try statement.bind(values)
                 while more, try statement.step() {
@@ -173,7 +173,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
         if more, let snapshot {
             var sql = "SELECT key, fields, image, fetched_at\(query.includeRaw ? ", raw" : "") FROM records WHERE 1"
             var values: [SQLiteValue] = []
-            Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings)
+            Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings, fullText: true)
             let statement = try snapshot.prepare(sql + " ORDER BY position")
             try statement.bind(values)
             while more, try statement.step() {
@@ -183,16 +183,23 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
         return stopsEarly ? matched : query.sortAndSlice(matched)
     }
 
-    /// Adds conditions on the folded search column: an index range for a prefix, `instr`
-    /// for substrings. Rows still pass through `RecordQuery.matches` afterwards.
-    static func narrow(_ sql: inout String, _ values: inout [SQLiteValue], prefix: String?, substrings: [String]) {
+    /// Adds conditions on the folded search column: an index range for a prefix; for
+    /// substrings, the trigram full-text index when there is one (`fullText`) and the
+    /// substring has three characters or more, else `instr`. Rows still pass through
+    /// `RecordQuery.matches` afterwards.
+    static func narrow(_ sql: inout String, _ values: inout [SQLiteValue], prefix: String?, substrings: [String], fullText: Bool) {
         if let prefix {
             sql += " AND search >= ? AND search < ?"
             values += [.text(prefix), .text(prefix + "\u{10FFFF}")]
         }
         for substring in substrings {
-            sql += " AND instr(search, ?) > 0"
-            values.append(.text(substring))
+            if fullText, substring.unicodeScalars.count >= 3 {
+                sql += " AND position IN (SELECT rowid FROM records_search WHERE records_search MATCH ?)"
+                values.append(.text("\"" + substring.replacingAll("\"", with: "\"\"") + "\""))
+            } else {
+                sql += " AND instr(search, ?) > 0"
+                values.append(.text(substring))
+            }
         }
     }
 

@@ -52,7 +52,8 @@ enum SQLiteSchema {
 }
 
 /// The table of one remote snapshot file: records in the source's order (the row id is the
-/// position), indexed by key and by folded search text once the snapshot is complete.
+/// position), indexed by key, by folded search text (for prefixes) and by its trigrams in an
+/// FTS5 table (for substrings of three or more characters) once the snapshot is complete.
 enum SnapshotFileSchema {
     static let create = """
         CREATE TABLE records (
@@ -68,5 +69,7 @@ enum SnapshotFileSchema {
     static let indexes = """
         CREATE INDEX records_by_key ON records (key);
         CREATE INDEX records_by_search ON records (search);
+        CREATE VIRTUAL TABLE records_search USING fts5(search, content='records', content_rowid='position', tokenize='trigram');
+        INSERT INTO records_search (records_search) VALUES ('rebuild');
         """
 }

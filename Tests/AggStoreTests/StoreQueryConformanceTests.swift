@@ -42,6 +42,9 @@ import Testing
     func containsLooksInsideAnyFieldOrOne(backend: Backend) async throws {
         #expect(try await keys(backend) { $0.filters = [.contains(field: "name", text: "貓熊")] } == ["1", "5"])
         #expect(try await keys(backend) { $0.filters = [.contains(field: nil, text: "bear")] } == ["1", "2", "3", "4", "5"])
+        #expect(try await keys(backend) { $0.filters = [.contains(field: "name", text: "OALA")] } == ["3", "4"])
+        #expect(try await keys(backend) { $0.filters = [.contains(field: "name", text: "ｏａｌａ ｂ")] } == ["4"])
+        #expect(try await keys(backend) { $0.filters = [.contains(field: "name", text: "冠鷲")] } == ["local-1"])
     }
 
     @Test(arguments: Backend.allCases)
