@@ -29,8 +29,7 @@ struct ImagesCommand: AsyncParsableCommand {
         @Argument(help: "The source.")
         var source: String
 
-        @Option(name: .customLong("param"), help: ArgumentHelp("A source parameter NAME=VALUE; repeatable.", valueName: "NAME=VALUE"))
-        var parameters: [String] = []
+        @OptionGroup var parameters: ParameterOptions
 
         @Option(help: "Downloads at once.")
         var jobs = 8
@@ -40,14 +39,13 @@ struct ImagesCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") }
-            _ = try FieldAssignments.parse(parameters, what: "parameter")
-        }
+            }
 
         func run() async throws {
             try await reportingFailures {
                 let aggregator = try global.makeAggregator()
                 let definition = try aggregator.source(named: source)
-                let collection = try aggregator.collection(of: definition, parameters: try FieldAssignments.parse(parameters, what: "parameter"))
+                let collection = try aggregator.collection(of: definition, parameters: try parameters.values)
                 let urls = try await aggregator.imageURLs(matching: try filters.query(for: definition, collection: collection))
                 var configuration = aggregator.httpConfiguration
                 configuration.maximumConcurrentTransfers = jobs
@@ -79,21 +77,15 @@ struct ImagesCommand: AsyncParsableCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The source.")
-        var source: String
+        @OptionGroup var target: RecordArguments
 
-        @Argument(help: "The record's key.")
-        var key: String
-
-        @Option(name: .customLong("param"), help: ArgumentHelp("A source parameter NAME=VALUE; repeatable.", valueName: "NAME=VALUE"))
-        var parameters: [String] = []
+        @OptionGroup var parameters: ParameterOptions
 
         func run() async throws {
             try await reportingFailures {
+                let (source, key) = (target.source, target.key)
                 let aggregator = try global.makeAggregator()
-                let definition = try aggregator.source(named: source)
-                let collection = try aggregator.collection(of: definition, parameters: try FieldAssignments.parse(parameters, what: "parameter"))
-                guard let record = try await aggregator.store.record(key: key, in: collection) else {
+                guard let record = try await aggregator.record(key: key, of: source, parameters: try parameters.values) else {
                     throw CommandFailure("no record '\(key)' in source '\(source)'", .usage)
                 }
                 guard record.image != nil else {

@@ -52,11 +52,7 @@ struct UpdateCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The source.")
-    var source: String
-
-    @Argument(help: "The record's key (local-N).")
-    var key: String
+    @OptionGroup var target: RecordArguments
 
     @Argument(help: "Fields as name=value.")
     var fields: [String] = []
@@ -68,6 +64,7 @@ struct UpdateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
+            let (source, key) = (target.source, target.key)
             let aggregator = try global.makeAggregator()
             let record = try await aggregator.update(in: source, key: key, fields: try FieldAssignments.parse(fields))
             print("updated \(source)/\(record.key)")
@@ -85,17 +82,14 @@ struct DeleteCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The source.")
-    var source: String
-
-    @Argument(help: "The record's key (local-N).")
-    var key: String
+    @OptionGroup var target: RecordArguments
 
     @Flag(name: [.short, .long], help: "Delete without asking.")
     var yes = false
 
     func run() async throws {
         try await reportingFailures {
+            let (source, key) = (target.source, target.key)
             let aggregator = try global.makeAggregator()
             let definition = try aggregator.source(named: source)
             let collection = CollectionID(source: source)

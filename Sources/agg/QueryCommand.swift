@@ -21,8 +21,7 @@ struct QueryCommand: AsyncParsableCommand {
     @Argument(help: "The source.")
     var source: String
 
-    @Option(name: .customLong("param"), help: ArgumentHelp("A source parameter NAME=VALUE (for example lat=25.03); repeatable.", valueName: "NAME=VALUE"))
-    var parameters: [String] = []
+    @OptionGroup var parameters: ParameterOptions
 
     @Option(help: ArgumentHelp("Only these fields, comma-separated.", valueName: "A,B,C"))
     var fields: String?
@@ -43,7 +42,6 @@ struct QueryCommand: AsyncParsableCommand {
     var page: PageSelection?
 
     func validate() throws {
-        _ = try FieldAssignments.parse(parameters, what: "parameter")
         if refresh && offline { throw ValidationError("--refresh and --offline contradict each other") }
         if offline && page != nil { throw ValidationError("--page fetches a page, which --offline forbids") }
     }
@@ -52,7 +50,7 @@ struct QueryCommand: AsyncParsableCommand {
         try await reportingFailures {
             let aggregator = try global.makeAggregator()
             let definition = try aggregator.source(named: source)
-            let given = try FieldAssignments.parse(parameters, what: "parameter")
+            let given = try parameters.values
             let collection = try aggregator.collection(of: definition, parameters: given)
             let query = try filters.query(for: definition, collection: collection, includeRaw: raw)
             let progress = ProgressLine()

@@ -11,24 +11,19 @@ struct ShowCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The source.")
-    var source: String
+    @OptionGroup var target: RecordArguments
 
-    @Argument(help: "The record's key.")
-    var key: String
-
-    @Option(name: .customLong("param"), help: ArgumentHelp("A source parameter NAME=VALUE; repeatable.", valueName: "NAME=VALUE"))
-    var parameters: [String] = []
+    @OptionGroup var parameters: ParameterOptions
 
     @Option(help: "table (readable, the default) or json.")
     var format: RecordFormatter.Format = .table
 
     func run() async throws {
         try await reportingFailures {
+            let (source, key) = (target.source, target.key)
             let aggregator = try global.makeAggregator()
             let definition = try aggregator.source(named: source)
-            let values = try definition.resolveParameters(try FieldAssignments.parse(parameters, what: "parameter"))
-            guard let record = try await aggregator.store.record(key: key, in: CollectionID(source: source, parameters: values)) else {
+            guard let record = try await aggregator.record(key: key, of: source, parameters: try parameters.values) else {
                 throw CommandFailure("no record '\(key)' in source '\(source)' (agg query \(source) lists the keys)", .usage)
             }
             let imagePath = try await aggregator.imagePath(of: record, in: global.imageCache)

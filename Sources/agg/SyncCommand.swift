@@ -39,23 +39,21 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Sync every remote source (and every stored collection of parameterised ones).")
     var all = false
 
-    @Option(name: .customLong("param"), help: ArgumentHelp("A source parameter NAME=VALUE; repeatable.", valueName: "NAME=VALUE"))
-    var parameters: [String] = []
+    @OptionGroup var parameters: ParameterOptions
 
     @Option(help: ArgumentHelp("Fetch only this page, or a random one (page-numbered sources such as flickr).", valueName: "N|random"))
     var page: PageSelection?
 
     func validate() throws {
         if all == (source != nil) { throw ValidationError("name one source to sync, or give --all") }
-        if all, !parameters.isEmpty || page != nil { throw ValidationError("--param and --page go with a single source, not --all") }
-        _ = try FieldAssignments.parse(parameters, what: "parameter")
+        if all, !parameters.assignments.isEmpty || page != nil { throw ValidationError("--param and --page go with a single source, not --all") }
     }
 
     func run() async throws {
         try await reportingFailures {
             let aggregator = try global.makeAggregator()
             if let source {
-                let options = SyncOptions(parameters: try FieldAssignments.parse(parameters, what: "parameter"), page: page)
+                let options = SyncOptions(parameters: try parameters.values, page: page)
                 let report = try await SyncRunner.sync(source, options: options, with: aggregator)
                 print(report.summary)
                 return
@@ -118,18 +116,5 @@ enum SyncRunner {
             Terminal.printError("agg: \(error)")
             return .unavailable
         }
-    }
-}
-
-extension CollectionID {
-    /// The parameter values encoded in `parameters`.
-    var parameterValues: [String: String] {
-        var values: [String: String] = [:]
-        for pair in parameters.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            values[String(parts[0]).removingPercentEncoding ?? String(parts[0])] = String(parts[1]).removingPercentEncoding ?? String(parts[1])
-        }
-        return values
     }
 }

@@ -21,14 +21,20 @@ public enum AggProcess {
         return directory.appendingPathComponent("agg").path
     }
 
-    /// Starts `agg arguments…` without waiting for it; output is discarded.
-    public static func start(_ arguments: [String], environment: [String: String]) throws -> Process {
+    /// `agg arguments…` with exactly `environment` plus PATH, not started yet.
+    static func makeProcess(_ arguments: [String], environment: [String: String]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var fullEnvironment = environment
         fullEnvironment["PATH"] = fullEnvironment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"]
         process.environment = fullEnvironment
+        return process
+    }
+
+    /// Starts `agg arguments…` without waiting for it; output is discarded.
+    public static func start(_ arguments: [String], environment: [String: String]) throws -> Process {
+        let process = makeProcess(arguments, environment: environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
@@ -55,12 +61,7 @@ public enum AggProcess {
         let outputPath = try scratch.write("stdout", "")
         let errorPath = try scratch.write("stderr", "")
         let inputPath = try scratch.write("stdin", input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var fullEnvironment = environment
-        fullEnvironment["PATH"] = fullEnvironment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"]
-        process.environment = fullEnvironment
+        let process = makeProcess(arguments, environment: environment)
         process.currentDirectoryURL = URL(fileURLWithPath: directory ?? scratch.path)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))

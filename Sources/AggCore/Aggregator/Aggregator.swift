@@ -56,4 +56,11 @@ public struct Aggregator: Sendable {
     public func collection(of definition: SourceDefinition, parameters: [String: String]) throws(ConfigurationError) -> CollectionID {
         CollectionID(source: definition.name, parameters: try definition.resolveParameters(parameters))
     }
+
+    /// The record `key` of `source`: one of the user's, or a remote one of the collection
+    /// for `parameters`.
+    public func record(key: String, of source: String, parameters: [String: String] = [:]) async throws -> Record? {
+        let definition = try self.source(named: source)
+        return try await store.record(key: key, in: collection(of: definition, parameters: parameters))
+    }
 }

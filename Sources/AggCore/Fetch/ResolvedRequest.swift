@@ -138,6 +138,24 @@ extension ParameterDefinition.ValueType {
 
 /// Percent-encoding for URLs built from definitions.
 public enum URLEncoding {
+    /// `text` with `%XX` sequences decoded (invalid ones are kept as they are).
+    public static func decode(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            let high = iterator.next(), low = iterator.next()
+            if let high, let low, let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+                if let high { bytes.append(high) }
+                if let low { bytes.append(low) }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `text` with everything but RFC 3986 unreserved characters percent-encoded.
     public static func queryComponent(_ text: String) -> String {
         var output = ""

@@ -17,4 +17,15 @@ public struct CollectionID: Sendable, Hashable, CustomStringConvertible {
 
     /// `zoo` or `flickr?lat=25.03&lon=121.56`.
     public var description: String { parameters.isEmpty ? source : "\(source)?\(parameters)" }
+
+    /// The parameter values encoded in `parameters`.
+    public var parameterValues: [String: String] {
+        var values: [String: String] = [:]
+        for pair in parameters.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            values[URLEncoding.decode(String(parts[0]))] = URLEncoding.decode(String(parts[1]))
+        }
+        return values
+    }
 }

@@ -44,6 +44,25 @@ struct PageWalker {
         return FetchedPage(page: page, bytes: response.body.count, url: url)
     }
 
+    /// Delivers `page` and counts it, unless it repeats the page before (`previous`): then it
+    /// records `warning`, marks the walk as stopped by a repeated page, and returns false.
+    private func take(
+        _ page: FetchedPage, previous: inout [String]?, outcome: inout Outcome, warning: @autoclosure () -> String,
+        deliver: (FetchedPage) async throws -> Void
+    ) async throws -> Bool {
+        let identity = page.identity
+        if identity == previous {
+            outcome.warnings.append(warning())
+            outcome.stopReason = .repeatedPage
+            return false
+        }
+        previous = identity
+        try await deliver(page)
+        outcome.pages += 1
+        outcome.bytes += page.bytes
+        return true
+    }
+
     /// `url` with `name=value` set in its query (replacing an earlier value).
     static func setting(_ name: String, _ value: String, in url: String) -> String {
         guard var components = URLComponents(string: url) else { return url }
@@ -83,37 +102,31 @@ struct PageWalker {
             let pages = min(needed, paging.maximumPages)
             outcome.stopReason = pages < needed ? .pageLimit : .totalReached
             if pages < needed { outcome.warnings.append("stopped after \(pages) pages (max_pages); the source has \(needed)") }
-            var previousIdentity = first.identity
+            var previous: [String]? = first.identity
             try await fetchConcurrently(offsets: (1..<pages).map { $0 * paging.limit }, url: url) { page in
-                if page.identity == previousIdentity {
-                    outcome.stopReason = .repeatedPage
-                    outcome.warnings.append("page \(outcome.pages + 1) repeats the page before it (does the server ignore '\(paging.offsetParameter)'?); stopped")
-                    return false
-                }
-                previousIdentity = page.identity
-                try await deliver(page)
-                outcome.pages += 1
-                outcome.bytes += page.bytes
-                return true
+                let warning = repeatWarning(outcome.pages + 1, paging.offsetParameter)
+                return try await take(page, previous: &previous, outcome: &outcome, warning: warning, deliver: deliver)
             }
             return outcome
         }
-        var previous = first
+        var previous: [String]? = first.identity
+        var last = first
         while true {
-            if previous.page.records.count + previous.page.skipped < paging.limit { outcome.stopReason = .shortPage; return outcome }
+            if last.page.records.count + last.page.skipped < paging.limit { outcome.stopReason = .shortPage; return outcome }
             if outcome.pages >= paging.maximumPages { outcome.stopReason = .pageLimit; return outcome }
             let page = try await fetch(url(offset: outcome.pages * paging.limit))
             if page.page.records.isEmpty && page.page.skipped == 0 { outcome.stopReason = .emptyPage; return outcome }
-            if page.identity == previous.identity {
-                outcome.warnings.append("page \(outcome.pages + 1) repeats the page before it (does the server ignore '\(paging.offsetParameter)'?); stopped")
-                outcome.stopReason = .repeatedPage
+            let warning = repeatWarning(outcome.pages + 1, paging.offsetParameter)
+            guard try await take(page, previous: &previous, outcome: &outcome, warning: warning, deliver: deliver) else {
                 return outcome
             }
-            try await deliver(page)
-            outcome.pages += 1
-            outcome.bytes += page.bytes
-            previous = page
+            last = page
         }
+    }
+
+    /// The warning for a page that repeats the one before.
+    private func repeatWarning(_ number: Int, _ parameter: String) -> String {
+        "page \(number) repeats the page before it (does the server ignore '\(parameter)'?); stopped"
     }
 
     /// Fetches `offsets` with up to `options.pageConcurrency` requests in flight, handing the
@@ -183,7 +196,7 @@ struct PageWalker {
         }
         var outcome = Outcome(stopReason: .lastPage)
         var number = paging.firstPage
-        var previousIdentity: [String]?
+        var previous: [String]?
         while true {
             let page = try await fetch(url(number))
             if page.page.records.isEmpty && page.page.skipped == 0 {
@@ -191,15 +204,9 @@ struct PageWalker {
                 if outcome.pages == 0 { try await deliver(page); outcome.currentPage = number }
                 return outcome
             }
-            if page.identity == previousIdentity {
-                outcome.warnings.append("page \(number) repeats the page before it (does the server ignore '\(paging.pageParameter)'?); stopped")
-                outcome.stopReason = .repeatedPage
+            guard try await take(page, previous: &previous, outcome: &outcome, warning: repeatWarning(number, paging.pageParameter), deliver: deliver) else {
                 return outcome
             }
-            previousIdentity = page.identity
-            try await deliver(page)
-            outcome.pages += 1
-            outcome.bytes += page.bytes
             outcome.currentPage = number
             if let total = totalPages(page) { outcome.totalPages = total }
             if let total = outcome.totalPages, number - paging.firstPage + 1 >= total { outcome.stopReason = .totalReached; return outcome }
@@ -212,7 +219,7 @@ struct PageWalker {
         var outcome = Outcome(stopReason: .lastPage)
         var url = request.url
         var seenURLs: Set<String> = []
-        var previousIdentity: [String]?
+        var previous: [String]?
         while true {
             seenURLs.insert(url)
             let page = try await fetch(url)
@@ -220,15 +227,9 @@ struct PageWalker {
                 outcome.stopReason = .emptyPage
                 return outcome
             }
-            if page.identity == previousIdentity {
-                outcome.warnings.append("the page at \(request.redact(url)) repeats the page before it; stopped")
-                outcome.stopReason = .repeatedPage
+            guard try await take(page, previous: &previous, outcome: &outcome, warning: "the page at \(request.redact(url)) repeats the page before it; stopped", deliver: deliver) else {
                 return outcome
             }
-            previousIdentity = page.identity
-            try await deliver(page)
-            outcome.pages += 1
-            outcome.bytes += page.bytes
             guard let next = paging.next.value(in: page.page.document)?.stringValue, !next.isEmpty else {
                 outcome.stopReason = .lastPage
                 return outcome
