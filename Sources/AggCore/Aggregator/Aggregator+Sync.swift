@@ -51,12 +51,13 @@ extension Aggregator {
         var warnings: [String] = []
         var pages = 0
         do {
-            let expected: Int? = nil
+            var expected: Int?
             var outcome = try await walker.walk { page in
                 try await writer.append(page.page.records)
                 records += page.page.records.count
                 skipped += page.page.skipped
                 pages += 1
+                expected = page.reportedTotal ?? expected
                 for warning in page.page.warnings.prefix(3) where !warnings.contains(warning) {
                     warnings.append(warning)
                     progress(.warning(request.redact(warning)))

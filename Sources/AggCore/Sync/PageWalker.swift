@@ -27,6 +27,8 @@ struct PageWalker {
         var page: RecordPipeline.Page
         var bytes: Int
         var url: String
+        /// The number of records the source says it has, when its pagination declares where.
+        var reportedTotal: Int?
 
         /// What identifies the page's content: its records' keys, or for a page without
         /// records its whole document.
@@ -41,7 +43,11 @@ struct PageWalker {
         httpRequest.secrets = request.secretValues
         let response = try await client.send(httpRequest)
         let page = try pipeline.page(from: response.body)
-        return FetchedPage(page: page, bytes: response.body.count, url: url)
+        var reportedTotal: Int?
+        if case .offset(let offset) = definition.pagination {
+            reportedTotal = offset.total.flatMap { $0.value(in: page.document) }?.intValue
+        }
+        return FetchedPage(page: page, bytes: response.body.count, url: url, reportedTotal: reportedTotal)
     }
 
     /// Delivers `page` and counts it, unless it repeats the page before (`previous`): then it
