@@ -53,20 +53,10 @@ struct QueryCommand: AsyncParsableCommand {
             let given = try parameters.values
             let collection = try aggregator.collection(of: definition, parameters: given)
             let query = try filters.query(for: definition, collection: collection, includeRaw: raw)
-            let progress = ProgressLine()
-            let result: QueryResult
-            do {
-                result = try await aggregator.query(
-                    query, freshness: refresh ? .refresh : (offline ? .offline : .automatic), page: page, parameters: given,
-                    progress: progress.syncHandler(source: source))
-            } catch let error as SyncError {
-                progress.clear()
-                throw CommandFailure(SyncRunner.message(error).replacingAll("; the stored data was left as it was", with: ""), .unavailable)
-            }
-            progress.clear()
-            if let report = result.sync, Terminal.standardErrorIsTerminal { Terminal.printError("agg: synced \(report.summary)") }
-            for notice in result.notices { Terminal.printError("agg: \(notice)") }
-            let records = result.records
+            try await DataPreparation.prepare(
+                collection, with: aggregator, freshness: refresh ? .refresh : (offline ? .offline : .automatic),
+                page: page, parameters: given)
+            let records = try await aggregator.store.records(matching: query)
             let selected = fields.map { $0.split(separator: ",").map { String($0).trimmingSpaces } }
             let formatter = RecordFormatter(definition: definition, fields: selected, includeRaw: raw, imageCache: global.imageCache)
             let outputFormat = format ?? (Terminal.standardOutputIsTerminal ? .table : .ndjson)

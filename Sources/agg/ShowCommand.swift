@@ -23,7 +23,11 @@ struct ShowCommand: AsyncParsableCommand {
             let (source, key) = (target.source, target.key)
             let aggregator = try global.makeAggregator()
             let definition = try aggregator.source(named: source)
-            guard let record = try await aggregator.record(key: key, of: source, parameters: try parameters.values) else {
+            let given = try parameters.values
+            let collection = try aggregator.collection(of: definition, parameters: given)
+            let stored = try await aggregator.store.syncState(of: collection) != nil
+            try await DataPreparation.prepare(collection, with: aggregator, freshness: stored ? .offline : .automatic, parameters: given)
+            guard let record = try await aggregator.store.record(key: key, in: collection) else {
                 throw CommandFailure("no record '\(key)' in source '\(source)' (agg query \(source) lists the keys)", .usage)
             }
             let imagePath = try await aggregator.imagePath(of: record, in: global.imageCache)

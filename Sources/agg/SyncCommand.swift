@@ -97,10 +97,11 @@ enum SyncRunner {
         }
     }
 
-    static func message(_ error: SyncError) -> String {
+    /// The message of a failed sync; `keptData` adds that nothing stored was changed.
+    static func message(_ error: SyncError, keptData: Bool = true) -> String {
         var text = "sync failed: \(error.description)"
         if let code = error.code { text += " (\(error.source) error code \(code))" }
-        return text + "; the stored data was left as it was"
+        return keptData ? text + "; the stored data was left as it was" : text
     }
 
     /// Prints `error` and returns its exit status.

@@ -86,6 +86,17 @@ import Testing
         }
     }
 
+    @Test func showOnAFreshMachineFallsBackToTheBundledSnapshot() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var environment = TestEnvironment.isolated(folder)
+        environment["AGG_DATA_TAIPEI"] = "http://127.0.0.1:9"
+        let outcome = try await AggProcess.run(["show", "metro", "中山站/新店站"], environment: environment)
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.contains("→ bound for 新店站"))
+        #expect(outcome.standardError.contains("using the bundled snapshot recorded 2020-06-08"))
+    }
+
     @Test func badQueryArgumentsAreUsageErrors() async throws {
         try await withMetro { environment, _ in
             let condition = try await AggProcess.run(["query", "metro", "--where", "station"], environment: environment)

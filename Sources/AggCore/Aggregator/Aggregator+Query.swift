@@ -13,7 +13,7 @@ public enum Freshness: Sendable, Hashable {
 /// Records of a query, and where they came from.
 public struct QueryResult: Sendable {
     /// The records.
-    public var records: [Record]
+    public internal(set) var records: [Record]
     /// The sync run before answering, if any.
     public var sync: SyncReport?
     /// Things the user should know: stale data after a failed sync, a bundled snapshot.
@@ -33,36 +33,49 @@ extension Aggregator {
         parameters: [String: String] = [:], client: HTTPClient? = nil,
         progress: @Sendable (SyncEvent) -> Void = { _ in }, now: Date = Date()
     ) async throws -> QueryResult {
-        let definition = try self.source(named: query.collection.source)
+        var result = try await prepare(
+            query.collection, freshness: freshness, page: page, parameters: parameters, client: client, progress: progress, now: now)
+        result.records = try await store.records(matching: query)
+        return result
+    }
+
+    /// Makes `collection`'s remote data ready to read as `freshness` asks: syncs when it is
+    /// missing or stale (or always, for `.refresh` or a `page`), seeds the bundled snapshot
+    /// when offline with nothing stored, and explains in notices what is being answered from.
+    /// The result has no records yet; local sources need no preparation.
+    public func prepare(
+        _ collection: CollectionID, freshness: Freshness = .automatic, page: PageSelection? = nil,
+        parameters: [String: String] = [:], client: HTTPClient? = nil,
+        progress: @Sendable (SyncEvent) -> Void = { _ in }, now: Date = Date()
+    ) async throws -> QueryResult {
+        let definition = try self.source(named: collection.source)
+        guard definition.kind == .remote else { return QueryResult(records: [], sync: nil, notices: [], state: nil) }
         var notices: [String] = []
         var report: SyncReport?
-        if definition.kind == .remote {
-            var state = try await store.syncState(of: query.collection)
-            let stale = state.map { Self.isStale($0, ttl: definition.ttl, now: now) } ?? true
-            let wantsSync = freshness == .refresh || page != nil || (freshness == .automatic && stale)
-            if freshness == .offline {
-                if state == nil, let bundled = bundledSnapshots?.snapshot(for: definition.name) {
-                    report = try await seed(query.collection, definition: definition, from: bundled, because: "--offline and nothing stored yet", progress: progress)
-                    state = try await store.syncState(of: query.collection)
-                }
-            } else if wantsSync {
-                do {
-                    report = try await sync(definition.name, options: SyncOptions(parameters: parameters, page: page), client: client, progress: progress)
-                    state = try await store.syncState(of: query.collection)
-                } catch let error where (error is SyncError || error is ConfigurationError) && state != nil {
-                    notices.append("could not refresh \(query.collection): \(error); showing data from \(Self.age(of: state!.syncedAt, now: now))")
-                }
+        var state = try await store.syncState(of: collection)
+        let stale = state.map { Self.isStale($0, ttl: definition.ttl, now: now) } ?? true
+        let wantsSync = freshness == .refresh || page != nil || (freshness == .automatic && stale)
+        if freshness == .offline {
+            if state == nil, let bundled = bundledSnapshots?.snapshot(for: definition.name) {
+                report = try await seed(collection, definition: definition, from: bundled, because: "--offline and nothing stored yet", progress: progress)
+                state = try await store.syncState(of: collection)
             }
-            if state == nil {
-                throw SyncError(kind: .network, source: definition.name,
-                                message: freshness == .offline ? "nothing is stored yet and --offline forbids fetching; run 'agg sync \(definition.name)' when online" : "nothing is stored yet")
+        } else if wantsSync {
+            do {
+                report = try await sync(definition.name, options: SyncOptions(parameters: parameters, page: page), client: client, progress: progress)
+                state = try await store.syncState(of: collection)
+            } catch let error where (error is SyncError || error is ConfigurationError) && state != nil {
+                notices.append("could not refresh \(collection): \(error); showing data from \(Self.age(of: state!.syncedAt, now: now))")
             }
-            if case .bundledSnapshot(let recorded)? = state?.provenance, report?.provenance != state?.provenance {
-                notices.append("\(definition.name): showing the bundled snapshot recorded \(recorded), not live data; run 'agg sync \(definition.name)' when online")
-            }
-            return QueryResult(records: try await store.records(matching: query), sync: report, notices: notices, state: state)
         }
-        return QueryResult(records: try await store.records(matching: query), sync: nil, notices: notices, state: nil)
+        guard let state else {
+            throw SyncError(kind: .network, source: definition.name,
+                            message: freshness == .offline ? "nothing is stored yet and --offline forbids fetching; run 'agg sync \(definition.name)' when online" : "nothing is stored yet")
+        }
+        if case .bundledSnapshot(let recorded) = state.provenance, report?.provenance != state.provenance {
+            notices.append("\(definition.name): showing the bundled snapshot recorded \(recorded), not live data; run 'agg sync \(definition.name)' when online")
+        }
+        return QueryResult(records: [], sync: report, notices: notices, state: state)
     }
 
     /// Whether `state` is older than `ttl` (bundled snapshots always are).
