@@ -68,6 +68,20 @@ import Testing
         #expect(again.standardError.contains("showing the bundled snapshot recorded 2026-03-25, not live data"))
     }
 
+    @Test func syncAllSeedsEveryReachableSourceAndSkipsThoseNeedingParameters() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var environment = TestEnvironment.isolated(folder)
+        for variable in ["AGG_DATA_TAIPEI", "AGG_FLICKR_API"] { environment[variable] = "http://127.0.0.1:9" }
+        environment["AGG_POKEDEX_URL"] = "http://127.0.0.1:9/pokedex.json"
+        let outcome = try await AggProcess.run(["sync", "--all"], environment: environment)
+        #expect(outcome.status == 0)
+        let lines = outcome.standardOutput.split(separator: "\n")
+        #expect(lines.map { $0.split(separator: ":").first ?? "" } == ["metro", "pokemon", "zoo"])
+        #expect(lines.allSatisfy { $0.contains("bundled snapshot recorded") })
+        #expect(outcome.standardError.contains("agg: flickr: skipped; it needs parameters (agg sync flickr --param …)"))
+    }
+
     @Test func aSyncKilledMidwayLeavesThePreviousSnapshot() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
