@@ -153,10 +153,10 @@ public final class FileRecordStore: RecordStore {
             var collection = CollectionID(source: source)
             collection.parameters = name == "default" ? "" : name
             if try remoteRecords(collection).contains(where: { $0.key == key }) {
-                return StoreError(.notLocal, "'\(key)' in source '\(source)' is a remote record; only your own records (keys like local-1) can be changed or deleted")
+                return StoreError.notLocal(source: source, key: key)
             }
         }
-        return StoreError(.notFound, "no record '\(key)' in source '\(source)'")
+        return StoreError.notFound(source: source, key: key)
     }
 
     public func blob(digest: String) async throws -> Data? {

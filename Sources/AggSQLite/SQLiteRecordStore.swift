@@ -320,9 +320,9 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
         }
         if let changed { return changed }
         for collection in try await collections(of: source) where try Self.remoteRecord(key: key, in: openSnapshot(collection), source: source) != nil {
-            throw StoreError(.notLocal, "'\(key)' in source '\(source)' is a remote record; only your own records (keys like local-1) can be changed or deleted")
+            throw StoreError.notLocal(source: source, key: key)
         }
-        throw StoreError(.notFound, "no record '\(key)' in source '\(source)'")
+        throw StoreError.notFound(source: source, key: key)
     }
 
     public func blob(digest: String) async throws -> Data? {

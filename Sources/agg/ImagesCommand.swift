@@ -86,7 +86,7 @@ struct ImagesCommand: AsyncParsableCommand {
                 let (source, key) = (target.source, target.key)
                 let aggregator = try global.makeAggregator()
                 guard let record = try await aggregator.record(key: key, of: source, parameters: try parameters.values) else {
-                    throw CommandFailure("no record '\(key)' in source '\(source)'", .usage)
+                    throw StoreError.notFound(source: source, key: key)
                 }
                 guard record.image != nil else {
                     Terminal.printError("agg: \(source)/\(key) has no image")

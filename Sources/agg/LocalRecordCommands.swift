@@ -94,10 +94,10 @@ struct DeleteCommand: AsyncParsableCommand {
             let definition = try aggregator.source(named: source)
             let collection = CollectionID(source: source)
             guard let record = try await aggregator.store.record(key: key, in: collection) else {
-                throw CommandFailure("no record '\(key)' in source '\(source)'", .usage)
+                throw StoreError.notFound(source: source, key: key)
             }
             guard record.origin == .local else {
-                throw CommandFailure("'\(key)' in source '\(source)' is a remote record; only your own records (keys like local-1) can be changed or deleted", .usage)
+                throw StoreError.notLocal(source: source, key: key)
             }
             if !yes {
                 guard Terminal.standardInputIsTerminal else {

@@ -28,9 +28,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// `text` with the request's secrets replaced by `<redacted>`.
     public func redact(_ text: String) -> String {
-        secrets.filter { !$0.isEmpty }.reduce(text) { partial, secret in
-            partial.replacingAll(secret, with: "<redacted>").replacingAll(URLEncoding.queryComponent(secret), with: "<redacted>")
-        }
+        Redaction.redact(text, secrets: secrets)
     }
 }
 

@@ -16,7 +16,7 @@ public struct ResolvedRequest: Sendable, Hashable {
 
     /// `text` with every secret value replaced by `<redacted>`.
     public func redact(_ text: String) -> String {
-        secretValues.filter { !$0.isEmpty }.reduce(text) { $0.replacingAll($1, with: "<redacted>") }
+        Redaction.redact(text, secrets: secretValues)
     }
 }
 

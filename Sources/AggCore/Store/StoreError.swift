@@ -23,11 +23,13 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 
-    static func notFound(source: String, key: String) -> StoreError {
+    /// No record `key` in `source`.
+    package static func notFound(source: String, key: String) -> StoreError {
         StoreError(.notFound, "no record '\(key)' in source '\(source)'")
     }
 
-    static func notLocal(source: String, key: String) -> StoreError {
+    /// `key` is a remote record of `source`, which cannot be changed.
+    package static func notLocal(source: String, key: String) -> StoreError {
         StoreError(.notLocal, "'\(key)' in source '\(source)' is a remote record; only your own records (keys like local-1) can be changed or deleted")
     }
 }

@@ -38,9 +38,8 @@ struct PageWalker {
     }
 
     func fetch(_ url: String) async throws -> FetchedPage {
-        var httpRequest = HTTPRequest(url: url, method: request.method, headers: request.headers,
+        let httpRequest = HTTPRequest(url: url, method: request.method, headers: request.headers,
                                       body: request.body.map { Data($0.utf8) }, secrets: request.secretValues)
-        httpRequest.secrets = request.secretValues
         let response = try await client.send(httpRequest)
         let page = try pipeline.page(from: response.body)
         var reportedTotal: Int?
