@@ -171,13 +171,26 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
             }
         }
         if more, let snapshot {
-            var sql = "SELECT key, fields, image, fetched_at\(query.includeRaw ? ", raw" : "") FROM records WHERE 1"
+            let columns = "key, fields, image, fetched_at\(query.includeRaw ? ", raw" : "")"
+            var sql = "SELECT position FROM records WHERE 1"
             var values: [SQLiteValue] = []
             Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings, fullText: true)
-            let statement = try snapshot.prepare(sql + " ORDER BY position")
-            try statement.bind(values)
-            while more, try statement.step() {
-                more = consume(try Self.remoteRecord(statement, source: query.collection.source, includeRaw: query.includeRaw))
+            if values.isEmpty {
+                let statement = try snapshot.prepare("SELECT \(columns) FROM records ORDER BY position")
+                while more, try statement.step() {
+                    more = consume(try Self.remoteRecord(statement, source: query.collection.source, includeRaw: query.includeRaw))
+                }
+            } else {
+                // Narrowed: sort only the matching positions (from the index), then read each
+                // row as it is consumed, so a limit stops before whole rows are read or sorted.
+                let positions = try snapshot.prepare(sql + " ORDER BY position")
+                try positions.bind(values)
+                let row = try snapshot.prepare("SELECT \(columns) FROM records WHERE position = ?")
+                while more, try positions.step() {
+                    try row.bind([.integer(positions.integer(0))])
+                    guard try row.step() else { continue }
+                    more = consume(try Self.remoteRecord(row, source: query.collection.source, includeRaw: query.includeRaw))
+                }
             }
         }
         return stopsEarly ? matched : query.sortAndSlice(matched)
