@@ -25,8 +25,10 @@ let package = Package(
     targets: [
         // System libraries, found through pkg-config.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libcurl through dlopen on first use (headers from libcurl4-openssl-dev), so commands
+        // that never fetch do not load it and its dependencies at start-up.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
         // The library core: no CLI code, no concrete backends chosen.
         .target(name: "AggCore", dependencies: ["CYAML", "CCurl"]),

@@ -14,6 +14,20 @@ import Testing
         #expect(outcome.standardOutput.contains("built-in sources.yaml:"))
     }
 
+    /// libcurl is opened on first fetch, so commands that never fetch do not load it and
+    /// the thirty libraries it needs at every start-up.
+    @Test func theExecutableDoesNotLinkLibcurl() async throws {
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [AggProcess.executable]
+        let output = Pipe()
+        ldd.standardOutput = output
+        try ldd.run()
+        let libraries = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(libraries.contains("libsqlite3"))
+        #expect(!libraries.contains("libcurl"))
+    }
+
     @Test func listsAsJSONWithTheDefiningFile() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -5,6 +5,11 @@ import Synchronization
 /// Runs transfers on one libcurl multi handle, from one thread, at most
 /// `maximumConcurrentTransfers` at a time. Submitted transfers queue until a slot is free.
 final class CurlMultiLoop: @unchecked Sendable {
+    /// Why libcurl cannot be used on this machine, or nil when it is loaded (on first call).
+    static var libraryProblem: String? {
+        agg_curl_load().map { String(cString: $0) }
+    }
+
     private let multi: UnsafeMutableRawPointer
     private let maximumConcurrent: Int
     private let lock = NSLock()
@@ -14,9 +19,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let peak = Mutex(0)
 
-    init(maximumConcurrentTransfers: Int) {
-        _ = CurlGlobal.initialised
-        multi = curl_multi_init()!
+    /// Starts the loop's thread; nil when libcurl cannot be loaded (see `libraryProblem`).
+    init?(maximumConcurrentTransfers: Int) {
+        guard Self.libraryProblem == nil, let multi = agg_curl_multi_init() else { return nil }
+        self.multi = multi
         maximumConcurrent = max(1, maximumConcurrentTransfers)
         agg_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maximumConcurrent)
         let thread = Thread { [self] in run() }
@@ -30,12 +36,12 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Queues a transfer; the loop starts it when a slot is free.
     func submit(_ transfer: CurlTransfer) {
         lock.withLock { pending.append(transfer) }
-        curl_multi_wakeup(multi)
+        agg_curl_multi_wakeup(multi)
     }
 
     /// Wakes the loop so it notices cancelled transfers.
     func wake() {
-        curl_multi_wakeup(multi)
+        agg_curl_multi_wakeup(multi)
     }
 
     /// Finishes the transfers under way, fails the queued ones, and stops the thread.
@@ -49,9 +55,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             transfer.cancel()
             transfer.finish(CURLE_ABORTED_BY_CALLBACK)
         }
-        curl_multi_wakeup(multi)
+        agg_curl_multi_wakeup(multi)
         finished.wait()
-        curl_multi_cleanup(multi)
+        agg_curl_multi_cleanup(multi)
     }
 
     private func run() {
@@ -64,29 +70,29 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             for transfer in starting {
                 active[transfer.easy] = transfer
-                curl_multi_add_handle(multi, transfer.easy)
+                agg_curl_multi_add_handle(multi, transfer.easy)
             }
             let count = active.count
             peak.withLock { $0 = max($0, count) }
             for (easy, transfer) in active where transfer.isCancelled {
-                curl_multi_remove_handle(multi, easy)
+                agg_curl_multi_remove_handle(multi, easy)
                 active[easy] = nil
                 transfer.finish(CURLE_WRITE_ERROR)
             }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            agg_curl_multi_perform(multi, &running)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = agg_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 let code = message.pointee.data.result
-                curl_multi_remove_handle(multi, easy)
+                agg_curl_multi_remove_handle(multi, easy)
                 if let transfer = active.removeValue(forKey: easy) { transfer.finish(code) }
             }
             if stop, active.isEmpty {
                 finished.signal()
                 return
             }
-            curl_multi_poll(multi, nil, 0, 200, nil)
+            agg_curl_multi_poll(multi, nil, 0, 200, nil)
         }
     }
 }

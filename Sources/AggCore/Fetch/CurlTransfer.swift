@@ -2,11 +2,6 @@ internal import CCurl
 import Foundation
 import Synchronization
 
-/// Makes sure libcurl is initialised once per process.
-enum CurlGlobal {
-    static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-}
-
 /// One transfer on an easy handle: its options, the bytes received, and the continuation to
 /// resume when the multi loop reports it done. Used only by `CurlMultiLoop`'s thread after
 /// submission.
@@ -23,7 +18,7 @@ final class CurlTransfer: @unchecked Sendable {
     private let cancelled = Mutex(false)
 
     init(request: HTTPRequest, configuration: HTTPClientConfiguration) throws {
-        guard CurlGlobal.initialised, let easy = curl_easy_init() else {
+        guard let easy = agg_curl_easy_init() else {
             throw HTTPError(kind: .connection, url: request.redact(request.url), detail: "libcurl could not be initialised")
         }
         self.easy = easy
@@ -44,7 +39,7 @@ final class CurlTransfer: @unchecked Sendable {
         var lines = request.headers
         if let etag = request.ifNoneMatch { lines.append("If-None-Match: \(etag)") }
         if let date = request.ifModifiedSince { lines.append("If-Modified-Since: \(date)") }
-        for line in lines { headerList = curl_slist_append(headerList, line) }
+        for line in lines { headerList = agg_curl_slist_append(headerList, line) }
         if let headerList { agg_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
         if request.method == .post {
             agg_curl_setopt_long(easy, CURLOPT_POST, 1)
@@ -72,8 +67,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        agg_curl_easy_cleanup(easy)
+        agg_curl_slist_free_all(headerList)
     }
 
     func attach(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
@@ -130,7 +125,7 @@ final class CurlTransfer: @unchecked Sendable {
             return
         }
         let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingSpaces
-        let detail = request.redact(message.isEmpty ? String(cString: curl_easy_strerror(code)) : message)
+        let detail = request.redact(message.isEmpty ? String(cString: agg_curl_easy_strerror(code)) : message)
         let kind: HTTPError.Kind
         switch code {
         case CURLE_OPERATION_TIMEDOUT: kind = .timeout

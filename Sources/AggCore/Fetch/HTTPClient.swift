@@ -9,7 +9,9 @@ import Foundation
 public final class HTTPClient: Sendable {
     /// The limits in force.
     public let configuration: HTTPClientConfiguration
-    private let loop: CurlMultiLoop
+    /// The transfer loop; nil when libcurl cannot be loaded, and then every send fails with
+    /// `HTTPError.Kind.clientUnavailable`.
+    private let loop: CurlMultiLoop?
 
     private init(configuration: HTTPClientConfiguration) {
         self.configuration = configuration
@@ -22,12 +24,12 @@ public final class HTTPClient: Sendable {
         _ body: (HTTPClient) async throws -> T
     ) async rethrows -> T {
         let client = HTTPClient(configuration: configuration)
-        defer { client.loop.shutdown() }
+        defer { client.loop?.shutdown() }
         return try await body(client)
     }
 
     /// The most transfers that ran at once on this client.
-    public var peakConcurrency: Int { loop.peakConcurrency }
+    public var peakConcurrency: Int { loop?.peakConcurrency ?? 0 }
 
     /// Sends `request`, retrying as the policy allows, and returns a successful response
     /// (2xx, or 304 for conditional requests).
@@ -46,6 +48,11 @@ public final class HTTPClient: Sendable {
 
     /// One attempt, without retries.
     public func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let loop else {
+            throw HTTPError(
+                kind: .clientUnavailable, url: request.redact(request.url),
+                detail: CurlMultiLoop.libraryProblem ?? "libcurl could not be started")
+        }
         let transfer = try CurlTransfer(request: request, configuration: configuration)
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -108,6 +108,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case tooLarge
         /// The transfer was cancelled.
         case cancelled
+        /// libcurl could not be loaded, so nothing can be fetched on this machine.
+        case clientUnavailable
     }
 
     /// The kind.
@@ -124,7 +126,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         switch kind {
         case .connection, .timeout: true
         case .status(let status): status == 429 || status >= 500
-        case .tooLarge, .cancelled, .hostNotFound: false
+        case .tooLarge, .cancelled, .hostNotFound, .clientUnavailable: false
         }
     }
 
@@ -132,7 +134,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// snapshot may stand in).
     public var isUnreachable: Bool {
         switch kind {
-        case .connection, .timeout, .hostNotFound: true
+        case .connection, .timeout, .hostNotFound, .clientUnavailable: true
         case .status(let status): status >= 500
         default: false
         }

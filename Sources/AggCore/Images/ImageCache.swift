@@ -214,6 +214,7 @@ public struct ImageCache: Sendable {
             case .hostNotFound: return .failed(reason: "host not found")
             case .connection: return .failed(reason: "connection failed")
             case .cancelled: return .failed(reason: "cancelled")
+            case .clientUnavailable: return .failed(reason: error.detail)
             }
         } catch {
             return .failed(reason: "cannot write the cache (\(error.localizedDescription))")
