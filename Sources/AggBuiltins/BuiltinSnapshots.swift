@@ -8,8 +8,8 @@ public struct BuiltinSnapshots: BundledSnapshotProvider {
     public init() {}
 
     public func snapshot(for source: String) -> BundledSnapshot? {
-        guard let folder = Bundle.module.path(forResource: "Snapshots", ofType: nil, inDirectory: "Resources"),
-              let index = FileManager.default.contents(atPath: folder + "/snapshots.json"),
+        let folder = BuiltinResources.folder + "/Snapshots"
+        guard let index = FileManager.default.contents(atPath: folder + "/snapshots.json"),
               let entry = try? JSONParser.parse(index)[source],
               let file = entry["file"]?.stringValue, let recorded = entry["recorded"]?.stringValue,
               let body = FileManager.default.contents(atPath: folder + "/" + file) else { return nil }

@@ -11,7 +11,8 @@ import TaipeiZooDecoder
 public enum Builtins {
     /// The path of the built-in `sources.yaml` inside the installed resource bundle.
     public static var sourcesFile: String? {
-        Bundle.module.path(forResource: "sources", ofType: "yaml", inDirectory: "Resources")
+        let path = BuiltinResources.folder + "/sources.yaml"
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// Every decoder plug-in that ships with agg.

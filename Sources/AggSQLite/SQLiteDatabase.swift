@@ -49,7 +49,7 @@ final class SQLiteDatabase {
         case .privateBulk:
             try execute("PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096")
         case .readOnly:
-            try execute("PRAGMA query_only = ON")
+            try execute("PRAGMA query_only = ON; PRAGMA mmap_size = 17179869184")
         }
     }
 

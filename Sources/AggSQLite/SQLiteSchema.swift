@@ -39,8 +39,10 @@ enum SQLiteSchema {
         """,
     ]
 
-    /// Applies every migration the database has not had yet, in one transaction.
+    /// Applies every migration the database has not had yet, in one transaction. A database
+    /// that is up to date is only read, so opening it never waits for a writer.
     static func migrate(_ db: SQLiteDatabase) throws {
+        if try db.userVersion >= migrations.count { return }
         try db.transaction(writing: true) {
             let version = try db.userVersion
             for (index, migration) in migrations.enumerated() where index >= version {

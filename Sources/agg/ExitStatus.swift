@@ -35,7 +35,10 @@ enum ExitStatus: Int32, CaseIterable {
 
     /// One line a code, for `--help`.
     static var helpText: String {
-        allCases.map { "  \(String($0.rawValue).padding(toLength: 3, withPad: " ", startingAt: 0)) \($0.meaning)" }
+        allCases.map { status in
+            let code = String(status.rawValue)
+            return "  \(code)\(String(repeating: " ", count: max(0, 3 - code.count))) \(status.meaning)"
+        }
             .joined(separator: "\n")
     }
 

@@ -12,6 +12,7 @@ struct ImagesCommand: AsyncParsableCommand {
 
     struct Fetch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "fetch",
             abstract: "Download the images of a source's records (those a query matches) into the cache.",
             discussion: """
                 Images already cached are not downloaded again; --refresh revalidates them with
@@ -71,6 +72,7 @@ struct ImagesCommand: AsyncParsableCommand {
 
     struct Path: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "path",
             abstract: "Print the file of a record's image, for scripts to open.",
             discussion: "Exits 1 when the image is not cached yet (agg images fetch downloads it)."
         )
@@ -102,7 +104,7 @@ struct ImagesCommand: AsyncParsableCommand {
     }
 
     struct Prune: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete cached images that no stored record refers to.")
+        static let configuration = CommandConfiguration(commandName: "prune", abstract: "Delete cached images that no stored record refers to.")
 
         @OptionGroup var global: GlobalOptions
 

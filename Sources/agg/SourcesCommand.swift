@@ -19,6 +19,7 @@ struct SourcesCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List every known source.",
             discussion: "Shows each source's name, title, kind, decoder and the file that defines it."
         )
@@ -52,7 +53,7 @@ struct SourcesCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one source's definition, resolved, and where it is defined.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one source's definition, resolved, and where it is defined.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -70,6 +71,7 @@ struct SourcesCommand: AsyncParsableCommand {
 
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check definition files and report every problem with its file:line:column.",
             discussion: "Exits 0 when every file is valid, 65 otherwise."
         )

@@ -4,21 +4,27 @@ package struct SourceText: Sendable {
     package let file: String
     /// The whole text.
     package let text: String
-    private let lines: [Substring]
 
     /// Wraps a file's text.
     package init(file: String, text: String) {
         self.file = file
         self.text = text
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
-    /// The 1-based line `number` without its line break, or nil when out of range.
+    /// The 1-based line `number` without its line break, or nil when out of range. Found by
+    /// scanning the text: diagnostics are rare, and splitting every file up front would cost
+    /// every start-up.
     package func line(_ number: Int) -> String? {
-        guard number >= 1, number <= lines.count else { return nil }
-        var line = lines[number - 1]
-        if line.hasSuffix("\r") { line = line.dropLast() }
-        return String(line)
+        guard number >= 1 else { return nil }
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        for _ in 1..<number {
+            guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            start = bytes.index(after: newline)
+        }
+        var end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+        if end > start, bytes[bytes.index(before: end)] == UInt8(ascii: "\r") { end = bytes.index(before: end) }
+        return String(text[start..<end])
     }
 
     /// A location in this file.

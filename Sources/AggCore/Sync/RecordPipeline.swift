@@ -79,7 +79,7 @@ public struct RecordPipeline: Sendable {
         var skipped = 0
         for (index, raw) in raws.enumerated() {
             switch decode(raw) {
-            case .success(var (record, notes)):
+            case .success((var record, let notes)):
                 record.rawText = texts?[index]
                 records.append(record)
                 warnings += notes

@@ -75,13 +75,18 @@ package final class YAMLParser {
 private struct TreeBuilder {
     let source: SourceText
     let document: UnsafeMutablePointer<yaml_document_t>
-    var built: [Int: (node: YAMLNode, size: Int)] = [:]
-    var inProgress: Set<Int> = []
+    /// By node index (1-based, as libyaml counts): the node built so far, and whether it is
+    /// being built (an alias to it now would loop).
+    var built: [(node: YAMLNode, size: Int)?]
+    var inProgress: [Bool]
     var total = 0
 
     init(source: SourceText, document: UnsafeMutablePointer<yaml_document_t>) {
         self.source = source
         self.document = document
+        let count = document.pointee.nodes.top - document.pointee.nodes.start + 1
+        built = Array(repeating: nil, count: count)
+        inProgress = Array(repeating: false, count: count)
     }
 
     mutating func node(at index: Int, depth: Int) throws(DiagnosticsError) -> YAMLNode {
@@ -97,14 +102,14 @@ private struct TreeBuilder {
             try count(done.size, at: location)
             return done
         }
-        if inProgress.contains(index) {
+        if inProgress[index] {
             throw DiagnosticsError([.error("an alias refers to the node that contains it, which would never end", at: location, in: source)])
         }
         if depth > YAMLParser.maximumDepth {
             throw DiagnosticsError([.error("nesting deeper than \(YAMLParser.maximumDepth) levels", at: location, in: source)])
         }
-        inProgress.insert(index)
-        defer { inProgress.remove(index) }
+        inProgress[index] = true
+        defer { inProgress[index] = false }
         var size = 1
         try count(1, at: location)
         let result: YAMLNode
