@@ -68,10 +68,13 @@ enum SnapshotFileSchema {
             fetched_at REAL NOT NULL
         )
         """
+    /// Built once the snapshot is complete. The full-text table is filled by inserting rows
+    /// in position order: FTS5's `'rebuild'` command reads the content table row by row and
+    /// took 2.5 times as long on 100 000 records.
     static let indexes = """
         CREATE INDEX records_by_key ON records (key);
         CREATE INDEX records_by_search ON records (search);
         CREATE VIRTUAL TABLE records_search USING fts5(search, content='records', content_rowid='position', tokenize='trigram');
-        INSERT INTO records_search (records_search) VALUES ('rebuild');
+        INSERT INTO records_search (rowid, search) SELECT position, search FROM records NOT INDEXED WHERE search IS NOT NULL ORDER BY position;
         """
 }
