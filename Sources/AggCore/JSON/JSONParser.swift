@@ -66,6 +66,10 @@ private struct Reader {
     var position = 0
     var recordsSpans = false
     var spans: [UnsafeRawPointer: [Range<Int>]] = [:]
+    /// Members and elements of the objects and arrays being read, innermost last: each
+    /// container is copied out once, at its exact size, instead of growing its own array.
+    var pendingMembers: [(key: String, value: JSONValue)] = []
+    var pendingElements: [JSONValue] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -119,12 +123,13 @@ private struct Reader {
 
     mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
         position += 1
-        var members: [(key: String, value: JSONValue)] = []
         skipSpace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(JSONObject(members))
+            return .object(JSONObject())
         }
+        let first = pendingMembers.count
+        defer { pendingMembers.removeSubrange(first...) }
         while true {
             skipSpace()
             guard position < bytes.count else { throw fail("unexpected end of input (truncated?)") }
@@ -135,35 +140,42 @@ private struct Reader {
             guard bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
             position += 1
             skipSpace()
-            members.append((key, try value(depth: depth + 1)))
+            let member = try value(depth: depth + 1)
+            pendingMembers.append((key, member))
             skipSpace()
             guard position < bytes.count else { throw fail("unexpected end of input (truncated?)") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(JSONObject(members)) }
+            if bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                return .object(JSONObject(Array(pendingMembers[first...])))
+            }
             throw fail("expected ',' or '}' in an object")
         }
     }
 
     mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
         position += 1
-        var elements: [JSONValue] = []
         let keepsSpans = recordsSpans && depth <= 4
         var ranges: [Range<Int>] = []
         skipSpace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
-            return .array(elements)
+            return .array([])
         }
+        let first = pendingElements.count
+        defer { pendingElements.removeSubrange(first...) }
         while true {
             skipSpace()
             let start = position
-            elements.append(try value(depth: depth + 1))
+            let element = try value(depth: depth + 1)
+            pendingElements.append(element)
             if keepsSpans { ranges.append(start..<position) }
             skipSpace()
             guard position < bytes.count else { throw fail("unexpected end of input (truncated?)") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
             if bytes[position] == UInt8(ascii: "]") {
                 position += 1
+                let elements = Array(pendingElements[first...])
                 if keepsSpans, case .object? = elements.first,
                    let base = elements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) {
                     spans[base] = ranges
