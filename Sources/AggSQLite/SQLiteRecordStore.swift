@@ -1,5 +1,6 @@
 import AggCore
 import Foundation
+internal import CSQLite
 
 /// The default store: SQLite (`--store sqlite:PATH`, default `$XDG_DATA_HOME/agg/agg.sqlite`).
 ///
@@ -356,6 +357,9 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
     private let lock = NSLock()
     private var database: SQLiteDatabase?
     private var insert: SQLiteStatement?
+    /// The snapshot file, for flushing it to disk: write-back is started after every batch
+    /// and waited for at commit.
+    private let fileHandle: FileHandle?
     private var count = 0
 
     init(store: SQLiteRecordStore, collection: Int64, generation: Int64, file: String) throws {
@@ -369,6 +373,7 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
         self.database = database
         self.insert = try database.prepare(
             "INSERT INTO records (position, key, search, fields, raw, image, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        self.fileHandle = FileHandle(forReadingAtPath: file)
     }
 
     func append(_ records: [RemoteRecord]) async throws {
@@ -380,26 +385,29 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
                 for record in records {
                     try insert.bind([
                         .integer(Int64(count)), .text(record.key), record.searchText.map(SQLiteValue.text) ?? .null,
-                        .textBytes(JSONWriter.bytes(.object(record.fields))), .textBytes(record.rawText ?? JSONWriter.bytes(record.raw)),
+                        .textBytes(record.fieldsText ?? JSONWriter.bytes(.object(record.fields))), .textBytes(record.rawText ?? JSONWriter.bytes(record.raw)),
                         record.imageURL.map { .text(ImageReference.url($0).description) } ?? .null, .real(now),
                     ]).run()
                     count += 1
                 }
             }
+            if let fileHandle { agg_start_writeback(fileHandle.fileDescriptor) }
         }
     }
 
     func commit(_ state: SyncState) async throws -> Int {
         let total = try lock.withLock { () throws -> Int in
             guard let database else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
+            // The records are all written: the disk flushes them while the indexes are built.
+            let flush = fileHandle.map { BackgroundFlush(descriptor: $0.fileDescriptor) }
             try database.execute(SnapshotFileSchema.indexes)
+            try flush?.wait()
             insert = nil
             self.database = nil
             return count
         }
-        let handle = FileHandle(forUpdatingAtPath: file)
-        try handle?.synchronize()
-        try handle?.close()
+        try fileHandle?.synchronize()
+        try fileHandle?.close()
         try store.commit(collection: collection, generation: generation, file: file, state: state, count: total)
         return total
     }
@@ -409,6 +417,7 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
             insert = nil
             database = nil
         }
+        try? fileHandle?.close()
         try? FileManager.default.removeItem(atPath: file)
     }
 }

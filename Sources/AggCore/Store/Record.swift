@@ -91,6 +91,10 @@ public struct RemoteRecord: Sendable, Hashable {
     /// The raw document exactly as the source sent it (UTF-8 JSON), when the producer kept
     /// it; stores that keep JSON text write it instead of encoding `raw` again.
     public var rawText: [UInt8]?
+    /// `fields` as compact JSON, when the producer encoded them already; stores that keep
+    /// JSON text write it instead of encoding `fields` themselves. The sync pipeline fills it
+    /// while decoding pages in parallel, so the store's single writer does not have to.
+    public var fieldsText: [UInt8]?
 
     /// Creates a remote record.
     public init(key: String, fields: JSONObject, raw: JSONValue, imageURL: String? = nil, searchText: String? = nil) {

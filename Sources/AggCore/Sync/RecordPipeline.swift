@@ -81,6 +81,7 @@ public struct RecordPipeline: Sendable {
             switch decode(raw) {
             case .success((var record, let notes)):
                 record.rawText = texts?[index]
+                record.fieldsText = JSONWriter.bytes(.object(record.fields))
                 records.append(record)
                 warnings += notes
             case .failure(let reason):

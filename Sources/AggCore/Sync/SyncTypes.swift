@@ -21,7 +21,7 @@ public struct SyncOptions: Sendable {
     public var allowBundledSnapshot: Bool
 
     /// Creates options.
-    public init(parameters: [String: String] = [:], page: PageSelection? = nil, pageConcurrency: Int = 3, allowBundledSnapshot: Bool = true) {
+    public init(parameters: [String: String] = [:], page: PageSelection? = nil, pageConcurrency: Int = 2, allowBundledSnapshot: Bool = true) {
         self.parameters = parameters
         self.page = page
         self.pageConcurrency = pageConcurrency

@@ -1,0 +1,29 @@
+import AggCore
+import Foundation
+
+/// Flushes a file's written data to disk on a thread of its own, so that the caller can go
+/// on working (building a snapshot's indexes) while the disk catches up. On this machine,
+/// flushing a 500 MB snapshot took 0.3-0.5 s, as long as building its indexes.
+final class BackgroundFlush: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    /// The `errno` of a failed flush, written before `finished` is signalled.
+    private var failure: Int32 = 0
+
+    /// Starts flushing the file open as `descriptor`, which must stay open until `wait()`.
+    init(descriptor: Int32) {
+        let thread = Thread { [self] in
+            if fdatasync(descriptor) != 0 { failure = errno }
+            finished.signal()
+        }
+        thread.name = "agg-flush"
+        thread.start()
+    }
+
+    /// Waits for the flush; throws when the system could not write the data.
+    func wait() throws {
+        finished.wait()
+        if failure != 0 {
+            throw StoreError(.backend, "cannot write the snapshot to disk: \(String(cString: strerror(failure)))")
+        }
+    }
+}
