@@ -109,7 +109,11 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
     /// A read-only connection to the committed snapshot of `collection`, or nil.
     func openSnapshot(_ collection: CollectionID) throws -> SQLiteDatabase? {
         guard let file = try withDatabase({ try snapshotFile(collection, in: $0) }) else { return nil }
-        return try SQLiteDatabase(path: file, mode: .readOnly)
+        let snapshot = try SQLiteDatabase(path: file, mode: .readOnly)
+        guard try snapshot.userVersion == SnapshotFileSchema.version else {
+            throw StoreError(.backend, "the stored snapshot of '\(collection.source)' was written by another version of agg; run 'agg sync \(collection.source)' to fetch it again")
+        }
+        return snapshot
     }
 
     public func syncState(of collection: CollectionID) async throws -> SyncState? {
@@ -172,12 +176,12 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
             }
         }
         if more, let snapshot {
-            let columns = "key, fields, image, fetched_at\(query.includeRaw ? ", raw" : "")"
+            let columns = SnapshotFileSchema.recordColumns(includingRaw: query.includeRaw)
             var sql = "SELECT position FROM records WHERE 1"
             var values: [SQLiteValue] = []
             Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings, fullText: true)
             if values.isEmpty {
-                let statement = try snapshot.prepare("SELECT \(columns) FROM records ORDER BY position")
+                let statement = try snapshot.prepare("SELECT \(columns) FROM records AS r JOIN documents AS d ON d.position = r.position ORDER BY r.position")
                 while more, try statement.step() {
                     more = consume(try Self.remoteRecord(statement, source: query.collection.source, includeRaw: query.includeRaw))
                 }
@@ -186,7 +190,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                 // row as it is consumed, so a limit stops before whole rows are read or sorted.
                 let positions = try snapshot.prepare(sql + " ORDER BY position")
                 try positions.bind(values)
-                let row = try snapshot.prepare("SELECT \(columns) FROM records WHERE position = ?")
+                let row = try snapshot.prepare("SELECT \(columns) FROM records AS r JOIN documents AS d ON d.position = r.position WHERE r.position = ?")
                 while more, try positions.step() {
                     try row.bind([.integer(positions.integer(0))])
                     guard try row.step() else { continue }
@@ -258,7 +262,10 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
 
     static func remoteRecord(key: String, in snapshot: SQLiteDatabase?, source: String) throws -> Record? {
         guard let snapshot else { return nil }
-        let statement = try snapshot.prepare("SELECT key, fields, image, fetched_at, raw FROM records WHERE key = ? ORDER BY position LIMIT 1")
+        let statement = try snapshot.prepare("""
+            SELECT \(SnapshotFileSchema.recordColumns(includingRaw: true)) FROM records AS r JOIN documents AS d ON d.position = r.position
+            WHERE r.key = ? ORDER BY r.position LIMIT 1
+            """)
         try statement.bind([.text(key)])
         guard try statement.step() else { return nil }
         return try remoteRecord(statement, source: source, includeRaw: true)
@@ -357,6 +364,7 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
     private let lock = NSLock()
     private var database: SQLiteDatabase?
     private var insert: SQLiteStatement?
+    private var insertDocument: SQLiteStatement?
     /// The snapshot file, for flushing it to disk: write-back is started after every batch
     /// and waited for at commit.
     private let fileHandle: FileHandle?
@@ -371,8 +379,8 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
         let database = try SQLiteDatabase(path: file, mode: .privateBulk)
         try database.execute(SnapshotFileSchema.create)
         self.database = database
-        self.insert = try database.prepare(
-            "INSERT INTO records (position, key, search, fields, raw, image, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        self.insert = try database.prepare("INSERT INTO records (position, key, search, image, fetched_at) VALUES (?, ?, ?, ?, ?)")
+        self.insertDocument = try database.prepare("INSERT INTO documents (position, fields, raw) VALUES (?, ?, ?)")
         self.fileHandle = FileHandle(forReadingAtPath: file)
     }
 
@@ -380,13 +388,17 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
         guard !records.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         try lock.withLock {
-            guard let database, let insert else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
+            guard let database, let insert, let insertDocument else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
             try database.transaction(writing: true) {
                 for record in records {
+                    let position = SQLiteValue.integer(Int64(count))
                     try insert.bind([
-                        .integer(Int64(count)), .text(record.key), record.searchText.map(SQLiteValue.text) ?? .null,
-                        .textBytes(record.fieldsText ?? JSONWriter.bytes(.object(record.fields))), .textBytes(record.rawText ?? JSONWriter.bytes(record.raw)),
+                        position, .text(record.key), record.searchText.map(SQLiteValue.text) ?? .null,
                         record.imageURL.map { .text(ImageReference.url($0).description) } ?? .null, .real(now),
+                    ]).run()
+                    try insertDocument.bind([
+                        position, .textBytes(record.fieldsText ?? JSONWriter.bytes(.object(record.fields))),
+                        .textBytes(record.rawText ?? JSONWriter.bytes(record.raw)),
                     ]).run()
                     count += 1
                 }
@@ -403,6 +415,7 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
             try database.execute(SnapshotFileSchema.indexes)
             try flush?.wait()
             insert = nil
+            insertDocument = nil
             self.database = nil
             return count
         }
@@ -415,6 +428,7 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
     func abort() async {
         lock.withLock {
             insert = nil
+            insertDocument = nil
             database = nil
         }
         try? fileHandle?.close()

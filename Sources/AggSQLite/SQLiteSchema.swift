@@ -53,24 +53,42 @@ enum SQLiteSchema {
     }
 }
 
-/// The table of one remote snapshot file: records in the source's order (the row id is the
-/// position), indexed by key, by folded search text (for prefixes) and by its trigrams in an
-/// FTS5 table (for substrings of three or more characters) once the snapshot is complete.
+/// The tables of one remote snapshot file, in the source's order (the row id is the
+/// position): `records` holds what lookups need (key, folded search text, image), indexed by
+/// key, by search text (for prefixes) and by its trigrams in an FTS5 table (for substrings of
+/// three or more characters) once the snapshot is complete; `documents` holds the fields and
+/// the raw document, a few kilobytes a record. Keeping the two apart means building the
+/// indexes reads a few megabytes instead of the whole file (0.45 s → 0.2 s for 100 000 zoo
+/// records).
 enum SnapshotFileSchema {
+    /// The format, kept in the file's `user_version`; a file of another format is refused.
+    static let version = 2
+
     static let create = """
+        PRAGMA user_version = \(version);
         CREATE TABLE records (
             position INTEGER PRIMARY KEY,
             key TEXT NOT NULL,
             search TEXT,
-            fields TEXT NOT NULL,
-            raw TEXT NOT NULL,
             image TEXT,
             fetched_at REAL NOT NULL
-        )
+        );
+        CREATE TABLE documents (
+            position INTEGER PRIMARY KEY,
+            fields TEXT NOT NULL,
+            raw TEXT NOT NULL
+        );
         """
+
+    /// The columns `SQLiteRecordStore.remoteRecord` reads, in order, from `records AS r JOIN
+    /// documents AS d`; with `raw` last when `includingRaw`.
+    static func recordColumns(includingRaw: Bool) -> String {
+        "r.key, d.fields, r.image, r.fetched_at\(includingRaw ? ", d.raw" : "")"
+    }
+
     /// Built once the snapshot is complete. The full-text table is filled by inserting rows
     /// in position order: FTS5's `'rebuild'` command reads the content table row by row and
-    /// took 2.5 times as long on 100 000 records.
+    /// took 2.5 times as long.
     static let indexes = """
         CREATE INDEX records_by_key ON records (key);
         CREATE INDEX records_by_search ON records (search);
