@@ -39,3 +39,35 @@ import Testing
         #expect((try? RecordPath.parse("a[x]").get()) == nil)
     }
 }
+
+@Suite struct JSONStringScanTests {
+    /// The word-at-a-time scan must find exactly what a byte-by-byte scan finds, for every
+    /// byte value at every position of a word and across word boundaries.
+    @Test func findsTheSameByteAsAPlainScan() {
+        func plain(_ bytes: [UInt8], from start: Int) -> Int {
+            bytes[start...].firstIndex { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 } ?? bytes.count
+        }
+        var mismatches = 0
+        for value in 0...255 {
+            for position in 0..<20 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 21)
+                bytes[3] = 0xE5
+                bytes[position] = UInt8(value)
+                for start in [0, 1, 5] where start <= position {
+                    let fast = bytes.withUnsafeBufferPointer { JSONStringScan.firstSpecialByte(in: $0, from: start) }
+                    if fast != plain(bytes, from: start) { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func stringsWithEscapesAndControlCharactersStillRoundTrip() throws {
+        let text = "大貓熊 \"quoted\" back\\slash\ttab\u{01}end and a long plain tail of text"
+        let encoded = JSONWriter.string(.string(text))
+        #expect(encoded.contains("\\u0001"))
+        #expect(try JSONParser.parse(encoded) == .string(text))
+        #expect(throws: JSONParseError.self) { try JSONParser.parse("\"a\u{01}b\"") }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse("\"unterminated plain text") }
+    }
+}

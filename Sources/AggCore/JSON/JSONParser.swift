@@ -220,16 +220,11 @@ private struct Reader {
     mutating func string() throws(JSONParseError) -> String {
         position += 1
         let start = position
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-                position += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw fail("control character in a string") }
+        position = JSONStringScan.firstSpecialByte(in: bytes, from: position)
+        if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             position += 1
+            return text
         }
         var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
         while position < bytes.count {

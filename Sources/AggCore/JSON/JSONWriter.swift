@@ -47,9 +47,10 @@ public enum JSONWriter {
         output.append(UInt8(ascii: "\""))
         text.withUTF8 { bytes in
             var runStart = 0
-            for index in 0..<bytes.count {
+            while true {
+                let index = JSONStringScan.firstSpecialByte(in: bytes, from: runStart)
+                guard index < bytes.count else { break }
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 runStart = index + 1
                 switch byte {
