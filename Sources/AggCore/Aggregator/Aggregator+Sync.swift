@@ -53,16 +53,16 @@ extension Aggregator {
         do {
             var expected: Int?
             var outcome = try await walker.walk { page in
-                try await writer.append(page.page.records)
-                records += page.page.records.count
-                skipped += page.page.skipped
+                try await writer.append(page.records)
+                records += page.records.count
+                skipped += page.skipped
                 pages += 1
                 expected = page.reportedTotal ?? expected
-                for warning in page.page.warnings.prefix(3) where !warnings.contains(warning) {
+                for warning in page.warnings.prefix(3) where !warnings.contains(warning) {
                     warnings.append(warning)
                     progress(.warning(request.redact(warning)))
                 }
-                progress(.page(number: pages, records: page.page.records.count, totalRecords: records, expectedRecords: expected, bytes: page.bytes))
+                progress(.page(number: pages, records: page.records.count, totalRecords: records, expectedRecords: expected, bytes: page.bytes))
             }
             outcome.warnings.forEach { progress(.warning(request.redact($0))) }
             warnings += outcome.warnings

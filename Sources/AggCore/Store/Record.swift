@@ -77,32 +77,72 @@ public enum ImageReference: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A remote record ready to be stored: what a sync produces.
+///
+/// Its fields and raw document are held either as values or, once `keepAsText(rawText:)`
+/// has been called, as JSON text only: the form stores write, and a fraction of the memory
+/// of the parsed values. Reading `fields` or `raw` then parses the text again.
 public struct RemoteRecord: Sendable, Hashable {
     /// The key.
     public var key: String
-    /// The canonical fields.
-    public var fields: JSONObject
-    /// The raw document.
-    public var raw: JSONValue
     /// The image URL, if any.
     public var imageURL: String?
     /// The folded text of the source's search field, for prefix lookups.
     public var searchText: String?
-    /// The raw document exactly as the source sent it (UTF-8 JSON), when the producer kept
-    /// it; stores that keep JSON text write it instead of encoding `raw` again.
-    public var rawText: [UInt8]?
-    /// `fields` as compact JSON, when the producer encoded them already; stores that keep
-    /// JSON text write it instead of encoding `fields` themselves. The sync pipeline fills it
-    /// while decoding pages in parallel, so the store's single writer does not have to.
-    public var fieldsText: [UInt8]?
+    /// `fields` as compact JSON, once the record is kept as text.
+    public private(set) var fieldsText: [UInt8]?
+    /// `raw` as the source sent it (UTF-8 JSON), once the record is kept as text with it.
+    public private(set) var rawText: [UInt8]?
+    private var fieldsValue: JSONObject?
+    private var rawValue: JSONValue?
 
     /// Creates a remote record.
     public init(key: String, fields: JSONObject, raw: JSONValue, imageURL: String? = nil, searchText: String? = nil) {
         self.key = key
-        self.fields = fields
-        self.raw = raw
+        self.fieldsValue = fields
+        self.rawValue = raw
         self.imageURL = imageURL
         self.searchText = searchText
+    }
+
+    /// The canonical fields.
+    public var fields: JSONObject {
+        get { fieldsValue ?? fieldsText.flatMap { try? JSONParser.parse($0).objectValue } ?? JSONObject() }
+        set {
+            fieldsValue = newValue
+            fieldsText = nil
+        }
+    }
+
+    /// The raw document.
+    public var raw: JSONValue {
+        get { rawValue ?? rawText.flatMap { try? JSONParser.parse($0) } ?? .null }
+        set {
+            rawValue = newValue
+            rawText = nil
+        }
+    }
+
+    /// Keeps the fields as compact JSON and, when `rawText` (the source's own text of the
+    /// raw document) is given, the raw document as that text, dropping the parsed values.
+    /// The sync pipeline does this in its parallel decoding tasks, so the store's single
+    /// writer neither encodes nor frees them.
+    public mutating func keepAsText(rawText: [UInt8]?) {
+        fieldsText = JSONWriter.bytes(.object(fields))
+        fieldsValue = nil
+        if let rawText {
+            self.rawText = rawText
+            rawValue = nil
+        }
+    }
+
+    public static func == (lhs: RemoteRecord, rhs: RemoteRecord) -> Bool {
+        lhs.key == rhs.key && lhs.imageURL == rhs.imageURL && lhs.searchText == rhs.searchText
+            && lhs.fields == rhs.fields && lhs.raw == rhs.raw
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(fields)
     }
 }
 

@@ -22,19 +22,26 @@ struct PageWalker {
         var warnings: [String] = []
     }
 
-    /// One fetched and decoded page.
+    /// One fetched and decoded page: its records, and what the walk needs from its document,
+    /// read in the decoding task so that the document is freed there.
     struct FetchedPage: Sendable {
-        var page: RecordPipeline.Page
+        var records: [RemoteRecord]
+        var warnings: [String]
+        var skipped: Int
         var bytes: Int
         var url: String
-        /// The number of records the source says it has, when its pagination declares where.
+        /// The number of records the source says it has (offset pagination with a total).
         var reportedTotal: Int?
-
+        /// The number of pages the source says it has (page pagination with a total).
+        var reportedPages: Int?
+        /// The link to the next page (next-link pagination).
+        var nextLink: String?
         /// What identifies the page's content: its records' keys, or for a page without
         /// records its whole document.
-        var identity: [String] {
-            page.records.isEmpty ? [JSONWriter.string(page.document)] : page.records.map(\.key)
-        }
+        var identity: [String]
+
+        /// True when the page has no records, not even unreadable ones.
+        var isEmpty: Bool { records.isEmpty && skipped == 0 }
     }
 
     func fetch(_ url: String) async throws -> FetchedPage {
@@ -42,11 +49,16 @@ struct PageWalker {
                                       body: request.body.map { Data($0.utf8) }, secrets: request.secretValues)
         let response = try await client.send(httpRequest)
         let page = try pipeline.page(from: response.body)
-        var reportedTotal: Int?
-        if case .offset(let offset) = definition.pagination {
-            reportedTotal = offset.total.flatMap { $0.value(in: page.document) }?.intValue
+        var fetched = FetchedPage(
+            records: page.records, warnings: page.warnings, skipped: page.skipped, bytes: response.body.count, url: url,
+            identity: page.records.isEmpty ? [JSONWriter.string(page.document)] : page.records.map(\.key))
+        switch definition.pagination {
+        case .offset(let paging): fetched.reportedTotal = paging.total.flatMap { $0.value(in: page.document) }?.intValue
+        case .page(let paging): fetched.reportedPages = paging.totalPages.flatMap { $0.value(in: page.document) }?.intValue
+        case .next(let paging): fetched.nextLink = paging.next.value(in: page.document)?.stringValue
+        case .none: break
         }
-        return FetchedPage(page: page, bytes: response.body.count, url: url, reportedTotal: reportedTotal)
+        return fetched
     }
 
     /// Delivers `page` and counts it, unless it repeats the page before (`previous`): then it
@@ -55,13 +67,12 @@ struct PageWalker {
         _ page: FetchedPage, previous: inout [String]?, outcome: inout Outcome, warning: @autoclosure () -> String,
         deliver: (FetchedPage) async throws -> Void
     ) async throws -> Bool {
-        let identity = page.identity
-        if identity == previous {
+        if page.identity == previous {
             outcome.warnings.append(warning())
             outcome.stopReason = .repeatedPage
             return false
         }
-        previous = identity
+        previous = page.identity
         try await deliver(page)
         outcome.pages += 1
         outcome.bytes += page.bytes
@@ -100,8 +111,8 @@ struct PageWalker {
         let first = try await fetch(url(offset: 0))
         try await deliver(first)
         var outcome = Outcome(stopReason: .lastPage, pages: 1, bytes: first.bytes)
-        if first.page.records.isEmpty && first.page.skipped == 0 { outcome.stopReason = .emptyPage; return outcome }
-        if let total = paging.total.flatMap({ $0.value(in: first.page.document) })?.intValue {
+        if first.isEmpty { outcome.stopReason = .emptyPage; return outcome }
+        if let total = first.reportedTotal {
             let needed = max(1, (total + paging.limit - 1) / paging.limit)
             outcome.totalPages = needed
             let pages = min(needed, paging.maximumPages)
@@ -117,10 +128,10 @@ struct PageWalker {
         var previous: [String]? = first.identity
         var last = first
         while true {
-            if last.page.records.count + last.page.skipped < paging.limit { outcome.stopReason = .shortPage; return outcome }
+            if last.records.count + last.skipped < paging.limit { outcome.stopReason = .shortPage; return outcome }
             if outcome.pages >= paging.maximumPages { outcome.stopReason = .pageLimit; return outcome }
             let page = try await fetch(url(offset: outcome.pages * paging.limit))
-            if page.page.records.isEmpty && page.page.skipped == 0 { outcome.stopReason = .emptyPage; return outcome }
+            if page.isEmpty { outcome.stopReason = .emptyPage; return outcome }
             let warning = repeatWarning(outcome.pages + 1, paging.offsetParameter)
             guard try await take(page, previous: &previous, outcome: &outcome, warning: warning, deliver: deliver) else {
                 return outcome
@@ -173,9 +184,6 @@ struct PageWalker {
             if let size = paging.size, let parameter = paging.sizeParameter { url = Self.setting(parameter, String(size), in: url) }
             return url
         }
-        func totalPages(_ page: FetchedPage) -> Int? {
-            paging.totalPages.flatMap { $0.value(in: page.page.document) }?.intValue
-        }
         if let selection = options.page {
             var number: Int
             var outcome = Outcome(stopReason: .requestedPage)
@@ -187,7 +195,7 @@ struct PageWalker {
                 if total == nil {
                     let first = try await fetch(url(paging.firstPage))
                     outcome.bytes += first.bytes
-                    total = totalPages(first)
+                    total = first.reportedPages
                 }
                 number = Int.random(in: paging.firstPage...max(paging.firstPage, (total ?? 1) + paging.firstPage - 1))
             }
@@ -195,7 +203,7 @@ struct PageWalker {
             try await deliver(page)
             outcome.pages = 1
             outcome.bytes += page.bytes
-            outcome.totalPages = totalPages(page)
+            outcome.totalPages = page.reportedPages
             outcome.currentPage = number
             return outcome
         }
@@ -204,7 +212,7 @@ struct PageWalker {
         var previous: [String]?
         while true {
             let page = try await fetch(url(number))
-            if page.page.records.isEmpty && page.page.skipped == 0 {
+            if page.isEmpty {
                 outcome.stopReason = .emptyPage
                 if outcome.pages == 0 { try await deliver(page); outcome.currentPage = number }
                 return outcome
@@ -213,7 +221,7 @@ struct PageWalker {
                 return outcome
             }
             outcome.currentPage = number
-            if let total = totalPages(page) { outcome.totalPages = total }
+            if let total = page.reportedPages { outcome.totalPages = total }
             if let total = outcome.totalPages, number - paging.firstPage + 1 >= total { outcome.stopReason = .totalReached; return outcome }
             if outcome.pages >= paging.maximumPages { outcome.stopReason = .pageLimit; return outcome }
             number += 1
@@ -228,14 +236,14 @@ struct PageWalker {
         while true {
             seenURLs.insert(url)
             let page = try await fetch(url)
-            if page.page.records.isEmpty && page.page.skipped == 0 && outcome.pages > 0 {
+            if page.isEmpty && outcome.pages > 0 {
                 outcome.stopReason = .emptyPage
                 return outcome
             }
             guard try await take(page, previous: &previous, outcome: &outcome, warning: "the page at \(request.redact(url)) repeats the page before it; stopped", deliver: deliver) else {
                 return outcome
             }
-            guard let next = paging.next.value(in: page.page.document)?.stringValue, !next.isEmpty else {
+            guard let next = page.nextLink, !next.isEmpty else {
                 outcome.stopReason = .lastPage
                 return outcome
             }

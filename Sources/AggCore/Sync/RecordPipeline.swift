@@ -80,8 +80,7 @@ public struct RecordPipeline: Sendable {
         for (index, raw) in raws.enumerated() {
             switch decode(raw) {
             case .success((var record, let notes)):
-                record.rawText = texts?[index]
-                record.fieldsText = JSONWriter.bytes(.object(record.fields))
+                record.keepAsText(rawText: texts?[index])
                 records.append(record)
                 warnings += notes
             case .failure(let reason):
