@@ -131,8 +131,10 @@ def main():
         sql = ("ATTACH '{s}' AS snapshot; "
                "SELECT key, fields FROM local_records WHERE source = 'zoo' AND search >= '{p}' AND search < '{p}\U0010FFFF' "
                "ORDER BY sequence DESC LIMIT 20; "
-               "SELECT r.key, d.fields FROM snapshot.records AS r JOIN snapshot.documents AS d ON d.position = r.position "
-               "WHERE r.search >= '{p}' AND r.search < '{p}\U0010FFFF' ORDER BY r.position LIMIT 20;").format(p=folded, s=snapshot)
+               "SELECT r.key, d.fields FROM (SELECT position FROM snapshot.records "
+               "WHERE search >= '{p}' AND search < '{p}\U0010FFFF' ORDER BY position LIMIT 20) AS p "
+               "JOIN snapshot.records AS r ON r.position = p.position JOIN snapshot.documents AS d ON d.position = p.position "
+               "ORDER BY p.position;").format(p=folded, s=snapshot)
         sqlite_times = [measure(["sqlite3", database, sql])[0] for _ in range(max(10, arguments.runs))]
         agg_query, sqlite_query = median(query_times), median(sqlite_times)
         rows.append((f"agg query --prefix --limit 20 on {largest:,} records", f"{agg_query * 1000:.1f} ms",
