@@ -26,50 +26,68 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
             return .skipped(reason: "a zoo record must be an object, found \(raw.kindDescription)")
         }
         var fields = JSONObject()
+        fields.reserveCapacity(object.count)
         var warnings: [String] = []
-        var key = ""
-        var keyIsUnique = true
-        func set(_ key: String, _ value: JSONValue) {
-            if keyIsUnique, key != "longitude", key != "latitude" { fields.append(key, value) } else { fields[key] = value }
-        }
         for (rawKey, value) in object {
-            if let known = Self.knownKeys[rawKey] {
-                (key, keyIsUnique) = known
-            } else {
-                (key, keyIsUnique) = (Self.normalise(rawKey), false)
+            let field = Self.knownKeys[rawKey] ?? Field(normalising: rawKey, isUnique: false)
+            func set(_ key: String, _ value: JSONValue) {
+                if field.appendsWithoutLookup { fields.append(key, value) } else { fields[key] = value }
             }
-            switch (key, value) {
-            case ("id", _):
+            switch (field.role, value) {
+            case (.id, _):
                 if let id = value.textValue { set("id", .string(id.trimmingSpaces)) }
-            case ("imported", .object(let date)):
+            case (.imported, .object(let date)):
                 if let text = date["date"]?.stringValue { set("imported", .string(text)) }
-            case ("geo", .string(let text)):
+            case (.geo, .string(let text)):
                 if let (longitude, latitude) = Self.point(fromWKT: text) {
-                    set("longitude", .double(longitude))
-                    set("latitude", .double(latitude))
+                    fields["longitude"] = .double(longitude)
+                    fields["latitude"] = .double(latitude)
                 } else if !text.trimmingSpaces.isEmpty {
                     warnings.append("could not read coordinates from '\(text)'")
                 }
-            case ("longitude", _), ("latitude", _):
-                if let number = value.numberValue { set(key, .double(number)) }
+            case (.coordinate, _):
+                if let number = value.numberValue { set(field.key, .double(number)) }
             case (_, .string(let text)):
                 let trimmed = text.trimmingSpaces
-                if !trimmed.isEmpty { set(key, .string(trimmed)) }
+                if !trimmed.isEmpty { set(field.key, .string(trimmed)) }
             case (_, .null):
                 continue
             default:
-                set(key, value)
+                set(field.key, value)
             }
         }
         if fields["id"] == nil { return .skipped(reason: "a zoo record has no _id") }
         return .record(fields, warnings: warnings)
     }
 
-    /// The keys of the current API generation, normalised once: most records need no
+    /// What a raw key becomes, worked out once per key.
+    struct Field {
+        /// The kinds of field the decoder treats specially.
+        enum Role { case id, imported, geo, coordinate, plain }
+
+        /// The canonical key.
+        let key: String
+        let role: Role
+        /// True when no other key has the same canonical key and the field is not one that
+        /// `geo` also sets, so it can be appended without looking for an earlier member.
+        let appendsWithoutLookup: Bool
+
+        init(normalising rawKey: String, isUnique: Bool) {
+            key = TaipeiZooRecordDecoder.normalise(rawKey)
+            switch key {
+            case "id": role = .id
+            case "imported": role = .imported
+            case "geo": role = .geo
+            case "longitude", "latitude": role = .coordinate
+            default: role = .plain
+            }
+            appendsWithoutLookup = isUnique && role != .coordinate
+        }
+    }
+
+    /// The keys of the current API generation, worked out once: most records need no
     /// normalising work at all.
-    /// Each maps to its canonical key and whether no other known key has the same one (so
-    /// it can be appended without looking for an earlier member).
-    static let knownKeys: [String: (key: String, isUnique: Bool)] = {
+    static let knownKeys: [String: Field] = {
         let keys = [
         "_id", "_importdate", "a_adopt", "a_alsoknown", "a_behavior", "a_cid", "a_class", "a_code",
         "a_conservation", "a_crisis", "a_diet", "a_distribution", "a_family", "a_feature", "a_geo",
@@ -84,7 +102,7 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
         let canonical = keys.map(normalise)
         var uses: [String: Int] = [:]
         for key in canonical { uses[key, default: 0] += 1 }
-        return Dictionary(uniqueKeysWithValues: zip(keys, canonical).map { ($0, ($1, uses[$1] == 1)) })
+        return Dictionary(uniqueKeysWithValues: zip(keys, canonical).map { ($0, Field(normalising: $0, isUnique: uses[$1] == 1)) })
     }()
 
     /// `\u{FEFF}A_Name_Ch` → `name`; `a_location` → `location`; `_id` → `id`.

@@ -71,3 +71,32 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONParser.parse("\"unterminated plain text") }
     }
 }
+
+@Suite struct TrimmingTests {
+    static let spaces: [Unicode.Scalar] = [
+        "\t", "\n", "\u{0B}", "\u{0C}", "\r", " ", "\u{85}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{2005}", "\u{200A}",
+        "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}",
+    ]
+
+    @Test func everyUnicodeSpaceIsTrimmedAtEitherEnd() {
+        for space in Self.spaces {
+            let text = String(Character(space))
+            #expect((text + "大貓熊").trimmingSpaces == "大貓熊", "leading U+\(String(space.value, radix: 16))")
+            #expect(("大貓熊" + text).trimmingSpaces == "大貓熊", "trailing U+\(String(space.value, radix: 16))")
+        }
+    }
+
+    @Test func textWithoutSpacesAtItsEndsIsUnchanged() {
+        for text in ["大貓熊", "a", "é", "\u{2003}x\u{2003}".trimmingSpaces, "x\u{200B}", "\u{3001}"] {
+            #expect(text.trimmingSpaces == text)
+        }
+        #expect("   ".trimmingSpaces == "")
+    }
+}
+
+extension TrimmingTests {
+    @Test func trimmingKeepsCombiningMarksAndInnerSpaces() {
+        #expect(" e\u{301} x\u{3000}".trimmingSpaces == "e\u{301} x")
+        #expect("\u{3000}大 貓\u{3000}"[...].trimmingSpaces == "大 貓")
+    }
+}

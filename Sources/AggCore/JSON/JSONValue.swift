@@ -114,6 +114,14 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// True when the object has no members.
     public var isEmpty: Bool { members.isEmpty }
 
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// Makes room for `minimumCapacity` members, for builders that know how many to expect.
+    public mutating func reserveCapacity(_ minimumCapacity: Int) {
+        members.reserveCapacity(minimumCapacity)
+    }
+
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
         members.makeIterator()
     }
@@ -147,10 +155,8 @@ extension StringProtocol {
     package var trimmingSpaces: String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.isSpace }),
-              let end = scalars.lastIndex(where: { !$0.isSpace }) else { return "" }
-        var result = ""
-        result.unicodeScalars.append(contentsOf: scalars[start...end])
-        return result
+              let last = scalars.lastIndex(where: { !$0.isSpace }) else { return "" }
+        return String(self[start..<scalars.index(after: last)])
     }
 }
 
