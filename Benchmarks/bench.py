@@ -140,6 +140,8 @@ def main():
         rows.append((f"agg query --prefix --limit 20 on {largest:,} records", f"{agg_query * 1000:.1f} ms",
                      f"agg/sqlite3 {agg_query / sqlite_query:.2f}x"))
         rows.append(("sqlite3 shell, the same indexed query", f"{sqlite_query * 1000:.1f} ms", ""))
+        version_times = [measure([arguments.agg, "--version"], env=env)[0] for _ in range(max(10, arguments.runs))]
+        rows.append(("agg --version (process start-up alone)", f"{median(version_times) * 1000:.1f} ms", ""))
         list_times = [measure([arguments.agg, "sources", "list", "--format", "json"], env=env)[0] for _ in range(max(10, arguments.runs))]
         rows.append(("agg sources list (new process)", f"{median(list_times) * 1000:.1f} ms", ""))
     finally:
