@@ -77,6 +77,6 @@ let package = Package(
                 "TaipeiZooDecoder", "TaipeiMetroDecoder", "FlickrDecoder", "PokemonDecoder",
             ]
         ),
-        .testTarget(name: "AggEndToEndTests", dependencies: ["agg", "AggBuiltins", "AggTestSupport"]),
+        .testTarget(name: "AggEndToEndTests", dependencies: ["agg", "AggBuiltins", "AggTestSupport"], exclude: ["Golden"]),
     ]
 )
