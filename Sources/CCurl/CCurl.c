@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #if defined(__APPLE__)
 static const char *const library_names[] = {"libcurl.4.dylib", "libcurl.dylib"};
@@ -34,11 +35,16 @@ static char load_error[512];
 
 static void load(void) {
     void *library = NULL;
-    for (size_t index = 0; library == NULL && index < sizeof library_names / sizeof *library_names; index++) {
-        library = dlopen(library_names[index], RTLD_NOW | RTLD_LOCAL);
+    const char *chosen = getenv("AGG_LIBCURL");
+    if (chosen != NULL && chosen[0] != '\0') {
+        library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+    } else {
+        for (size_t index = 0; library == NULL && index < sizeof library_names / sizeof *library_names; index++) {
+            library = dlopen(library_names[index], RTLD_NOW | RTLD_LOCAL);
+        }
     }
     if (library == NULL) {
-        snprintf(load_error, sizeof load_error, "libcurl is not installed (%s); install libcurl4 to fetch sources", dlerror());
+        snprintf(load_error, sizeof load_error, "cannot load libcurl (%s); install libcurl4 to fetch sources", dlerror());
         return;
     }
 #define AGG_LOAD(field, symbol)                                                                             \

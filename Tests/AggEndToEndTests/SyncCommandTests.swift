@@ -68,6 +68,21 @@ import Testing
         #expect(again.standardError.contains("showing the bundled snapshot recorded 2026-03-25, not live data"))
     }
 
+    /// libcurl is opened on the first fetch; without it, agg still starts, says what is
+    /// missing, and answers from the bundled snapshot like when offline.
+    @Test func withoutLibcurlSyncSaysSoAndFallsBackToTheBundledSnapshot() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var environment = TestEnvironment.isolated(folder)
+        environment["AGG_LIBCURL"] = folder.path + "/no-such-libcurl.so"
+        environment["AGG_DATA_TAIPEI"] = "http://127.0.0.1:9"
+        let outcome = try await AggProcess.run(["sync", "zoo"], environment: environment)
+        #expect(outcome.status == 0)
+        #expect(outcome.standardError.contains("cannot load libcurl"))
+        #expect(outcome.standardError.contains("install libcurl4 to fetch sources"))
+        #expect(outcome.standardError.contains("using the bundled snapshot recorded 2026-03-25"))
+    }
+
     @Test func syncAllSeedsEveryReachableSourceAndSkipsThoseNeedingParameters() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

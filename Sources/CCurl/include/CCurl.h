@@ -9,6 +9,8 @@
    before main. Commands that never touch the network (queries, listings) should not pay
    that, so agg opens libcurl with dlopen the first time a transfer is made.
 
+   AGG_LIBCURL, when set, names the library to open instead of libcurl.so.4.
+
    Call agg_curl_load() before anything else: it returns NULL once libcurl is loaded and
    curl_global_init has succeeded, or a message saying what is missing. The other functions
    have the meaning of the libcurl function of the same name without the agg_ prefix. The
