@@ -18,7 +18,9 @@ import Testing
         let cache = ImageCache(directory: folder.path)
         try await withFixtureServer(ImageRoutes.handler()) { server in
             let urls = (1...5).map { "\(server.baseURL)/img/\($0).png" } + ["missing", "page", "fake"].map { "\(server.baseURL)/\($0).png" }
+            #expect(cache.isEmpty)
             let report = await HTTPClient.withHTTPClient(Self.client()) { client in await cache.fetch(urls, client: client) }
+            #expect(!cache.isEmpty)
             #expect(report.requested == 8)
             #expect(report.fetched == 5)
             #expect(Dictionary(uniqueKeysWithValues: report.failures.map { ($0.url.replacingOccurrences(of: server.baseURL, with: ""), $0.reason) }) == [

@@ -115,6 +115,11 @@ public struct ImageCache: Sendable {
         return FileManager.default.fileExists(atPath: filePath(digest: digest, format: format)) ? entry : nil
     }
 
+    /// True when nothing was ever cached here (no downloaded image, no exported blob).
+    public var isEmpty: Bool {
+        !FileManager.default.fileExists(atPath: directory + "/files")
+    }
+
     /// The cached file of `url`, or nil.
     public func path(for url: String) -> String? {
         entry(for: url).map { filePath(digest: $0.digest, format: $0.format) }

@@ -17,7 +17,9 @@ public struct RecordFormatter: Sendable {
     /// Whether machine formats include the raw document.
     public var includeRaw: Bool
     /// Where cached images are, so machine formats can give `image_path`.
-    public var imageCache: ImageCache?
+    public let imageCache: ImageCache?
+    /// `imageCache` when it holds anything: an empty cache is not asked about every record.
+    private let imageLookup: ImageCache?
 
     /// Creates a formatter.
     public init(definition: SourceDefinition, fields: [String]? = nil, includeRaw: Bool = false, imageCache: ImageCache? = nil) {
@@ -25,6 +27,7 @@ public struct RecordFormatter: Sendable {
         self.fields = fields
         self.includeRaw = includeRaw
         self.imageCache = imageCache
+        self.imageLookup = imageCache.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The fields a table shows for `records`.
@@ -62,7 +65,7 @@ public struct RecordFormatter: Sendable {
         if let sequence = record.sequence { object["sequence"] = .int(sequence) }
         if let image = record.image {
             object["image"] = .string(Self.imageText(image))
-            if let path = imageCache?.path(for: image) { object["image_path"] = .string(path) }
+            if let path = imageLookup?.path(for: image) { object["image_path"] = .string(path) }
         }
         var fields = record.fields
         if let selected = self.fields {
