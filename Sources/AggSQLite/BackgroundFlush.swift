@@ -19,9 +19,11 @@ final class BackgroundFlush: @unchecked Sendable {
         thread.start()
     }
 
-    /// Waits for the flush; throws when the system could not write the data.
+    /// Waits for the flush (at once when it was waited for before); throws when the system
+    /// could not write the data.
     func wait() throws {
         finished.wait()
+        finished.signal()
         if failure != 0 {
             throw StoreError(.backend, "cannot write the snapshot to disk: \(String(cString: strerror(failure)))")
         }

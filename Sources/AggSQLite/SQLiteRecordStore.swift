@@ -412,6 +412,8 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
             guard let database else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
             // The records are all written: the disk flushes them while the indexes are built.
             let flush = fileHandle.map { BackgroundFlush(descriptor: $0.fileDescriptor) }
+            // Never leave with the flush running: an abort closes the descriptor it uses.
+            defer { try? flush?.wait() }
             try database.execute(SnapshotFileSchema.indexes)
             try flush?.wait()
             insert = nil
