@@ -226,7 +226,9 @@ private struct Reader {
             position += 1
             return text
         }
-        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(position - start + 64)
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -235,8 +237,9 @@ private struct Reader {
             }
             if byte < 0x20 { throw fail("control character in a string") }
             if byte != UInt8(ascii: "\\") {
-                buffer.append(byte)
-                position += 1
+                let runEnd = JSONStringScan.firstSpecialByte(in: bytes, from: position)
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<runEnd]))
+                position = runEnd
                 continue
             }
             position += 1

@@ -6,10 +6,11 @@ public enum JSONWriter {
         String(decoding: bytes(value), as: UTF8.self)
     }
 
-    /// The compact JSON of `value` as UTF-8 bytes.
-    public static func bytes(_ value: JSONValue) -> [UInt8] {
+    /// The compact JSON of `value` as UTF-8 bytes; `expectedSize` is room reserved up front
+    /// (the size of a similar document, say) to spare growing the buffer.
+    public static func bytes(_ value: JSONValue, expectedSize: Int = 256) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(256)
+        output.reserveCapacity(expectedSize)
         write(value, into: &output)
         return output
     }

@@ -127,7 +127,7 @@ public struct RemoteRecord: Sendable, Hashable {
     /// The sync pipeline does this in its parallel decoding tasks, so the store's single
     /// writer neither encodes nor frees them.
     public mutating func keepAsText(rawText: [UInt8]?) {
-        fieldsText = JSONWriter.bytes(.object(fields))
+        fieldsText = JSONWriter.bytes(.object(fields), expectedSize: (rawText?.count ?? 0) + 256)
         fieldsValue = nil
         if let rawText {
             self.rawText = rawText
