@@ -87,7 +87,7 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
 
     /// The keys of the current API generation, worked out once: most records need no
     /// normalising work at all.
-    static let knownKeys: [String: Field] = {
+    static let knownKeys: KnownKeyTable<Field> = {
         let keys = [
         "_id", "_importdate", "a_adopt", "a_alsoknown", "a_behavior", "a_cid", "a_class", "a_code",
         "a_conservation", "a_crisis", "a_diet", "a_distribution", "a_family", "a_feature", "a_geo",
@@ -102,7 +102,7 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
         let canonical = keys.map(normalise)
         var uses: [String: Int] = [:]
         for key in canonical { uses[key, default: 0] += 1 }
-        return Dictionary(uniqueKeysWithValues: zip(keys, canonical).map { ($0, Field(normalising: $0, isUnique: uses[$1] == 1)) })
+        return KnownKeyTable(zip(keys, canonical).map { ($0, Field(normalising: $0, isUnique: uses[$1] == 1)) })
     }()
 
     /// `\u{FEFF}A_Name_Ch` → `name`; `a_location` → `location`; `_id` → `id`.
