@@ -30,11 +30,24 @@ struct KnownKeyTable<Value: Sendable>: Sendable {
         return nil
     }
 
+    /// FNV-1a over the key's UTF-8, eight bytes at a time, folded so the low bits that pick
+    /// a slot depend on all of them.
     private static func hash(_ key: String) -> Int {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in key.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        var key = key
+        return key.withUTF8 { bytes in
+            let prime: UInt64 = 0x0000_0100_0000_01B3
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+            let raw = UnsafeRawBufferPointer(bytes)
+            var index = 0
+            while index + 8 <= bytes.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* prime
+                index += 8
+            }
+            while index < bytes.count {
+                hash = (hash ^ UInt64(bytes[index])) &* prime
+                index += 1
+            }
+            return Int(truncatingIfNeeded: hash ^ (hash >> 29))
         }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 }
