@@ -149,6 +149,65 @@ final class SQLiteStatement {
         return self
     }
 
+    /// Runs the statement to completion with `values` bound without copying: SQLite reads
+    /// text and blobs straight from Swift's buffers, which stay valid until the statement
+    /// is reset and its bindings cleared, before this returns. For bulk inserts, where
+    /// `bind(_:)`'s copies (one allocation and one copy per value) add up.
+    func run(borrowing values: [SQLiteValue]) throws {
+        sqlite3_reset(statement)
+        try bindBorrowed(values[...], at: 1)
+    }
+
+    private func bindBorrowed(_ values: ArraySlice<SQLiteValue>, at index: Int32) throws {
+        guard let value = values.first else {
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            try run()
+            return
+        }
+        let rest = values.dropFirst()
+        switch value {
+        case .null:
+            try database.check(sqlite3_bind_null(statement, index), "binding a value")
+        case .integer(let number):
+            try database.check(sqlite3_bind_int64(statement, index, number), "binding a value")
+        case .real(let number):
+            try database.check(sqlite3_bind_double(statement, index, number), "binding a value")
+        case .text(var text):
+            try text.withUTF8 { bytes in
+                try bindTextWithoutCopy(bytes, at: index)
+                try bindBorrowed(rest, at: index + 1)
+            }
+            return
+        case .textBytes(let bytes):
+            try bytes.withUnsafeBufferPointer { buffer in
+                try bindTextWithoutCopy(buffer, at: index)
+                try bindBorrowed(rest, at: index + 1)
+            }
+            return
+        case .blob(let data):
+            try data.withUnsafeBytes { buffer in
+                try database.check(sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), nil), "binding a value")
+                try bindBorrowed(rest, at: index + 1)
+            }
+            return
+        }
+        try bindBorrowed(rest, at: index + 1)
+    }
+
+    /// Binds UTF-8 text that stays where it is until the statement is reset (an empty buffer
+    /// may have no address; it is bound as empty text, not NULL).
+    private func bindTextWithoutCopy(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        let code = if let base = bytes.baseAddress {
+            sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        } else {
+            sqlite3_bind_text(statement, index, "", 0, nil)
+        }
+        try database.check(code, "binding a value")
+    }
+
     /// Steps once: true when a row is available.
     func step() throws -> Bool {
         try database.check(sqlite3_step(statement), "running a statement") == SQLITE_ROW

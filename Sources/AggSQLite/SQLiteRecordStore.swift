@@ -392,14 +392,14 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
             try database.transaction(writing: true) {
                 for record in records {
                     let position = SQLiteValue.integer(Int64(count))
-                    try insert.bind([
+                    try insert.run(borrowing: [
                         position, .text(record.key), record.searchText.map(SQLiteValue.text) ?? .null,
                         record.imageURL.map { .text(ImageReference.url($0).description) } ?? .null, .real(now),
-                    ]).run()
-                    try insertDocument.bind([
+                    ])
+                    try insertDocument.run(borrowing: [
                         position, .textBytes(record.fieldsText ?? JSONWriter.bytes(.object(record.fields))),
                         .textBytes(record.rawText ?? JSONWriter.bytes(record.raw)),
-                    ]).run()
+                    ])
                     count += 1
                 }
             }
