@@ -12,11 +12,20 @@ final class BackgroundFlush: @unchecked Sendable {
     /// Starts flushing the file open as `descriptor`, which must stay open until `wait()`.
     init(descriptor: Int32) {
         let thread = Thread { [self] in
-            if fdatasync(descriptor) != 0 { failure = errno }
+            if Self.flush(descriptor) != 0 { failure = errno }
             finished.signal()
         }
         thread.name = "agg-flush"
         thread.start()
+    }
+
+    /// The data of the file reaches the disk (its metadata follows with the final fsync).
+    private static func flush(_ descriptor: Int32) -> Int32 {
+        #if os(Linux)
+        fdatasync(descriptor)
+        #else
+        fsync(descriptor)
+        #endif
     }
 
     /// Waits for the flush (at once when it was waited for before); throws when the system
