@@ -14,7 +14,9 @@ public struct SyncOptions: Sendable {
     public var parameters: [String: String]
     /// A single page to fetch instead of walking them all (page-numbered sources).
     public var page: PageSelection?
-    /// Pages fetched at once once the total is known.
+    /// Pages fetched and decoded at once once the total is known. Two by default: decoding,
+    /// not the network, is what limits a sync, and more pages in flight measured no faster
+    /// while holding more memory.
     public var pageConcurrency: Int
     /// Whether a bundled snapshot may stand in when the source cannot be reached and nothing
     /// is stored for it yet.
