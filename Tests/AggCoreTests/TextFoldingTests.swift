@@ -22,10 +22,50 @@ import Testing
         #expect(wrong.isEmpty, "normalisation changes: \(wrong.prefix(20))")
     }
 
+    /// The wide forms mapped without the full normalisation map as NFKC maps them.
+    @Test func wideFormsNarrowAsNormalisationDoes() {
+        var wrong: [String] = []
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), let narrow = TextFolding.narrowForm(of: scalar) else { continue }
+            if String(Character(scalar)).precomposedStringWithCompatibilityMapping != String(Character(narrow)) {
+                wrong.append(String(format: "U+%04X", value))
+            }
+        }
+        #expect(wrong.isEmpty, "mapped differently: \(wrong.prefix(20))")
+        #expect(TextFolding.fold("大貓熊（Ｐａｎｄａ），展示中") == "大貓熊(panda),展示中")
+        #expect(TextFolding.fold("ＡＢＣ\u{3000}ｄ") == "abc d")
+    }
+
     @Test func textWithUnstableScalarsTakesTheFullPath() {
         #expect(!TextFolding.isNormalizationStable("Ａ"))
         #expect(!TextFolding.isNormalizationStable("\u{3099}"))
         #expect(!TextFolding.isNormalizationStable("\u{3000}"))
         #expect(TextFolding.fold("カ\u{3099}") == "ガ")
+    }
+}
+
+extension TextFoldingTests {
+    @Test func containsComparesFoldedBytes() {
+        #expect(TextFolding.folded("大貓熊 #1234", contains: "貓熊 #12"))
+        #expect(TextFolding.folded("大貓熊 #1234", contains: ""))
+        #expect(TextFolding.folded("abc", contains: "abc"))
+        #expect(!TextFolding.folded("abc", contains: "abcd"))
+        #expect(!TextFolding.folded("大貓熊", contains: "熊貓"))
+        #expect(TextFolding.folded(TextFolding.fold("（Ｐａｎｄａ）"), contains: TextFolding.fold("panda")))
+    }
+}
+
+extension TextFoldingTests {
+    /// The one-pass lowercasing gives what the standard library gives, scalar by scalar and
+    /// for mixed text.
+    @Test func lowercasingMatchesTheStandardLibrary() {
+        var wrong: [String] = []
+        for value in UInt32(0)...0x1FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "a" + String(Character(scalar)) + "Z大"
+            if TextFolding.lowercase(text) != text.lowercased() { wrong.append(String(format: "U+%04X", value)) }
+        }
+        #expect(wrong.isEmpty, "lowercased differently: \(wrong.prefix(20))")
+        #expect(TextFolding.lowercase("大貓熊 Giant PANDA İ") == "大貓熊 Giant PANDA İ".lowercased())
     }
 }

@@ -99,11 +99,11 @@ public struct RecordQuery: Sendable, Hashable {
             return TextFolding.fold(value).hasPrefix(TextFolding.fold(text))
         case .contains(let field?, let text):
             guard let value = Self.text(of: record, field) else { return false }
-            return TextFolding.fold(value).contains(TextFolding.fold(text))
+            return TextFolding.folded(TextFolding.fold(value), contains: TextFolding.fold(text))
         case .contains(nil, let text):
             let needle = TextFolding.fold(text)
             return record.fields.contains { member in
-                Self.texts(of: member.value).contains { TextFolding.fold($0).contains(needle) }
+                Self.texts(of: member.value).contains { TextFolding.folded(TextFolding.fold($0), contains: needle) }
             }
         case .compare(let field, let comparison, let expected):
             guard let value = Self.value(of: record, field) else { return comparison == .notEqual }
