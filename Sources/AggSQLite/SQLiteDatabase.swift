@@ -122,29 +122,14 @@ final class SQLiteStatement {
         sqlite3_finalize(statement)
     }
 
-    /// Resets the statement and binds `values` to its parameters in order.
+    /// Resets the statement and binds `values` to its parameters in order; SQLite keeps its
+    /// own copies of text and blobs, so the statement can be stepped later.
     @discardableResult
     func bind(_ values: [SQLiteValue]) throws -> SQLiteStatement {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch value {
-            case .null: code = sqlite3_bind_null(statement, index)
-            case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
-            case .real(let number): code = sqlite3_bind_double(statement, index, number)
-            case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, agg_sqlite_transient())
-            case .textBytes(let bytes):
-                code = bytes.withUnsafeBufferPointer { buffer in
-                    sqlite3_bind_text(statement, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(buffer.count), agg_sqlite_transient())
-                }
-            case .blob(let data):
-                code = data.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), agg_sqlite_transient())
-                }
-            }
-            try database.check(code, "binding a value")
+            try bind(value, at: Int32(offset + 1), copying: true) {}
         }
         return self
     }
@@ -155,19 +140,34 @@ final class SQLiteStatement {
     /// `bind(_:)`'s copies (one allocation and one copy per value) add up.
     func run(borrowing values: [SQLiteValue]) throws {
         sqlite3_reset(statement)
-        try bindBorrowed(values[...], at: 1)
+        func bindAll(from offset: Int) throws {
+            guard offset < values.count else {
+                defer {
+                    sqlite3_reset(statement)
+                    sqlite3_clear_bindings(statement)
+                }
+                return try run()
+            }
+            try bind(values[offset], at: Int32(offset + 1), copying: false) { try bindAll(from: offset + 1) }
+        }
+        try bindAll(from: 0)
     }
 
-    private func bindBorrowed(_ values: ArraySlice<SQLiteValue>, at index: Int32) throws {
-        guard let value = values.first else {
-            defer {
-                sqlite3_reset(statement)
-                sqlite3_clear_bindings(statement)
+    /// Binds `value` at `index` and runs `whileBound` while its bytes are valid. With
+    /// `copying`, SQLite copies text and blobs; without, it reads them in place, so the
+    /// statement must be done with them before `whileBound` returns. Empty text is bound as
+    /// empty text (its buffer may have no address), not as NULL.
+    private func bind(_ value: SQLiteValue, at index: Int32, copying: Bool, _ whileBound: () throws -> Void) throws {
+        let destructor = copying ? agg_sqlite_transient() : nil
+        func bindText(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            let code = if let base = bytes.baseAddress {
+                sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), destructor)
+            } else {
+                sqlite3_bind_text(statement, index, "", 0, nil)
             }
-            try run()
-            return
+            try database.check(code, "binding a value")
+            try whileBound()
         }
-        let rest = values.dropFirst()
         switch value {
         case .null:
             try database.check(sqlite3_bind_null(statement, index), "binding a value")
@@ -176,36 +176,16 @@ final class SQLiteStatement {
         case .real(let number):
             try database.check(sqlite3_bind_double(statement, index, number), "binding a value")
         case .text(var text):
-            try text.withUTF8 { bytes in
-                try bindTextWithoutCopy(bytes, at: index)
-                try bindBorrowed(rest, at: index + 1)
-            }
-            return
+            return try text.withUTF8(bindText)
         case .textBytes(let bytes):
-            try bytes.withUnsafeBufferPointer { buffer in
-                try bindTextWithoutCopy(buffer, at: index)
-                try bindBorrowed(rest, at: index + 1)
-            }
-            return
+            return try bytes.withUnsafeBufferPointer(bindText)
         case .blob(let data):
-            try data.withUnsafeBytes { buffer in
-                try database.check(sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), nil), "binding a value")
-                try bindBorrowed(rest, at: index + 1)
+            return try data.withUnsafeBytes { buffer in
+                try database.check(sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), destructor), "binding a value")
+                try whileBound()
             }
-            return
         }
-        try bindBorrowed(rest, at: index + 1)
-    }
-
-    /// Binds UTF-8 text that stays where it is until the statement is reset (an empty buffer
-    /// may have no address; it is bound as empty text, not NULL).
-    private func bindTextWithoutCopy(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
-        let code = if let base = bytes.baseAddress {
-            sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
-        } else {
-            sqlite3_bind_text(statement, index, "", 0, nil)
-        }
-        try database.check(code, "binding a value")
+        try whileBound()
     }
 
     /// Steps once: true when a row is available.

@@ -25,4 +25,17 @@ import Testing
         #expect(select.real(7) == 1.5)
         #expect(try !select.step())
     }
+
+    /// Copied bindings, for statements stepped later, treat empty text the same way.
+    @Test func copiedBindingsKeepEmptyTextAsText() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let database = try SQLiteDatabase(path: folder.path + "/t.sqlite", mode: .privateBulk)
+        try database.execute("CREATE TABLE t (a, b)")
+        try database.prepare("INSERT INTO t VALUES (?, ?)").bind([.textBytes([]), .text("大")]).run()
+        let select = try database.prepare("SELECT typeof(a), b FROM t")
+        #expect(try select.step())
+        #expect(select.text(0) == "text")
+        #expect(select.text(1) == "大")
+    }
 }
