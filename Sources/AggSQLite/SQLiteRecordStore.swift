@@ -176,12 +176,12 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
             }
         }
         if more, let snapshot {
-            let columns = SnapshotFileSchema.recordColumns(includingRaw: query.includeRaw)
+            let selectRecords = SnapshotFileSchema.selectRecords(includingRaw: query.includeRaw)
             var sql = "SELECT position FROM records WHERE 1"
             var values: [SQLiteValue] = []
             Self.narrow(&sql, &values, prefix: prefix, substrings: query.indexedSubstrings, fullText: true)
             if values.isEmpty {
-                let statement = try snapshot.prepare("SELECT \(columns) FROM records AS r JOIN documents AS d ON d.position = r.position ORDER BY r.position")
+                let statement = try snapshot.prepare(selectRecords + " ORDER BY r.position")
                 while more, try statement.step() {
                     more = consume(try Self.remoteRecord(statement, source: query.collection.source, includeRaw: query.includeRaw))
                 }
@@ -190,7 +190,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                 // row as it is consumed, so a limit stops before whole rows are read or sorted.
                 let positions = try snapshot.prepare(sql + " ORDER BY position")
                 try positions.bind(values)
-                let row = try snapshot.prepare("SELECT \(columns) FROM records AS r JOIN documents AS d ON d.position = r.position WHERE r.position = ?")
+                let row = try snapshot.prepare(selectRecords + " WHERE r.position = ?")
                 while more, try positions.step() {
                     try row.bind([.integer(positions.integer(0))])
                     guard try row.step() else { continue }
@@ -262,10 +262,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
 
     static func remoteRecord(key: String, in snapshot: SQLiteDatabase?, source: String) throws -> Record? {
         guard let snapshot else { return nil }
-        let statement = try snapshot.prepare("""
-            SELECT \(SnapshotFileSchema.recordColumns(includingRaw: true)) FROM records AS r JOIN documents AS d ON d.position = r.position
-            WHERE r.key = ? ORDER BY r.position LIMIT 1
-            """)
+        let statement = try snapshot.prepare(SnapshotFileSchema.selectRecords(includingRaw: true) + " WHERE r.key = ? ORDER BY r.position LIMIT 1")
         try statement.bind([.text(key)])
         guard try statement.step() else { return nil }
         return try remoteRecord(statement, source: source, includeRaw: true)

@@ -80,10 +80,11 @@ enum SnapshotFileSchema {
         );
         """
 
-    /// The columns `SQLiteRecordStore.remoteRecord` reads, in order, from `records AS r JOIN
-    /// documents AS d`; with `raw` last when `includingRaw`.
-    static func recordColumns(includingRaw: Bool) -> String {
-        "r.key, d.fields, r.image, r.fetched_at\(includingRaw ? ", d.raw" : "")"
+    /// The query for whole records, in the columns `SQLiteRecordStore.remoteRecord` reads
+    /// (with `raw` last when `includingRaw`), from `records AS r` joined with `documents AS d`;
+    /// callers add their `WHERE` and `ORDER BY`.
+    static func selectRecords(includingRaw: Bool) -> String {
+        "SELECT r.key, d.fields, r.image, r.fetched_at\(includingRaw ? ", d.raw" : "") FROM records AS r JOIN documents AS d ON d.position = r.position"
     }
 
     /// Built once the snapshot is complete. The full-text table is filled by inserting rows
