@@ -11,6 +11,16 @@ import Testing
         #expect(JSONWriter.string(value) == #"{"a":[1,2.5,-300,true,false,null],"b":"x\"y\\z\né😀","c":{}}"#)
     }
 
+    @Test func keysRecognisedFromTheObjectBeforeAreTheKeysWritten() throws {
+        let text = #"[{"ab":1,"b":2},{"b":3,"ab":4},{"a\u0062":5,"abc":6,"a":7},{"":8,"ab":{"ab":9,"b":[{"b":10}]}},{"ab":11,"b\"":12}]"#
+        let value = try JSONParser.parse(text)
+        let keys = value.arrayValue?.map { $0.objectValue?.keys ?? [] }
+        #expect(keys == [["ab", "b"], ["b", "ab"], ["ab", "abc", "a"], ["", "ab"], ["ab", "b\""]])
+        #expect(value[3]?["ab"]?.objectValue?.keys == ["ab", "b"])
+        #expect(value[3]?["ab"]?["b"]?[0]?.objectValue?.keys == ["b"])
+        #expect(JSONWriter.string(value) == text.replacingOccurrences(of: #"a\u0062"#, with: "ab"))
+    }
+
     @Test func skipsAByteOrderMark() throws {
         let value = try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("[1]".utf8))
         #expect(value == .array([.int(1)]))

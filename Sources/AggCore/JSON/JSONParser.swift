@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An error reading JSON, with the byte offset where it went wrong.
 public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     /// What was wrong.
@@ -67,9 +75,13 @@ private struct Reader {
     var recordsSpans = false
     var spans: [UnsafeRawPointer: [Range<Int>]] = [:]
     /// Members and elements of the objects and arrays being read, innermost last: each
-    /// container is copied out once, at its exact size, instead of growing its own array.
-    var pendingMembers: [(key: String, value: JSONValue)] = []
-    var pendingElements: [JSONValue] = []
+    /// container is moved out once, at its exact size, instead of growing its own array.
+    let pendingMembers = PendingStack<(key: String, value: JSONValue)>()
+    let pendingElements = PendingStack<JSONValue>()
+    /// The keys of the last object read at each depth, by member index, with their bytes:
+    /// the records of a page repeat their keys in the same order, so most keys are
+    /// recognised by comparing bytes instead of being decoded and allocated again.
+    var recentKeys: [[(bytes: [UInt8], text: String)]] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -129,28 +141,52 @@ private struct Reader {
             return .object(JSONObject())
         }
         let first = pendingMembers.count
-        defer { pendingMembers.removeSubrange(first...) }
+        defer { pendingMembers.discard(from: first) }
         while true {
             skipSpace()
             guard position < bytes.count else { throw fail("unexpected end of input (truncated?)") }
             guard bytes[position] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
-            let key = try string()
+            let key = try key(depth: depth, member: pendingMembers.count - first)
             skipSpace()
             guard position < bytes.count else { throw fail("unexpected end of input (truncated?)") }
             guard bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
             position += 1
             skipSpace()
             let member = try value(depth: depth + 1)
-            pendingMembers.append((key, member))
+            pendingMembers.push((key, member))
             skipSpace()
             guard position < bytes.count else { throw fail("unexpected end of input (truncated?)") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
             if bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                return .object(JSONObject(Array(pendingMembers[first...])))
+                return .object(JSONObject(pendingMembers.take(from: first)))
             }
             throw fail("expected ',' or '}' in an object")
         }
+    }
+
+    /// The key at `position` (its opening quote), the `member`th of an object at `depth`.
+    mutating func key(depth: Int, member: Int) throws(JSONParseError) -> String {
+        let start = position + 1
+        if depth < recentKeys.count, member < recentKeys[depth].count {
+            let known = recentKeys[depth][member]
+            let end = start + known.bytes.count
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+               known.bytes.withUnsafeBytes({ $0.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress! + start, $0.count) == 0 }) {
+                position = end + 1
+                return known.text
+            }
+        }
+        let text = try string()
+        let keyBytes = UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
+        guard text.utf8.count == keyBytes.count else { return text }
+        while recentKeys.count <= depth { recentKeys.append([]) }
+        if member < recentKeys[depth].count {
+            recentKeys[depth][member] = (Array(keyBytes), text)
+        } else if member == recentKeys[depth].count {
+            recentKeys[depth].append((Array(keyBytes), text))
+        }
+        return text
     }
 
     mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -163,19 +199,19 @@ private struct Reader {
             return .array([])
         }
         let first = pendingElements.count
-        defer { pendingElements.removeSubrange(first...) }
+        defer { pendingElements.discard(from: first) }
         while true {
             skipSpace()
             let start = position
             let element = try value(depth: depth + 1)
-            pendingElements.append(element)
+            pendingElements.push(element)
             if keepsSpans { ranges.append(start..<position) }
             skipSpace()
             guard position < bytes.count else { throw fail("unexpected end of input (truncated?)") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
             if bytes[position] == UInt8(ascii: "]") {
                 position += 1
-                let elements = Array(pendingElements[first...])
+                let elements = pendingElements.take(from: first)
                 if keepsSpans, case .object? = elements.first,
                    let base = elements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) {
                     spans[base] = ranges
