@@ -96,6 +96,16 @@ import Testing
         }
     }
 
+    @Test func everyWhiteSpaceScalarIsTrimmedEvenBesideAnASCIILetter() {
+        let whiteSpace = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter(\.properties.isWhitespace)
+        #expect(whiteSpace.count == 25)
+        for space in whiteSpace {
+            let text = String(Character(space))
+            #expect((text + "x").trimmingSpaces == "x", "leading U+\(String(space.value, radix: 16))")
+            #expect(("x" + text).trimmingSpaces == "x", "trailing U+\(String(space.value, radix: 16))")
+        }
+    }
+
     @Test func textWithoutSpacesAtItsEndsIsUnchanged() {
         for text in ["大貓熊", "a", "é", "\u{2003}x\u{2003}".trimmingSpaces, "x\u{200B}", "\u{3001}"] {
             #expect(text.trimmingSpaces == text)

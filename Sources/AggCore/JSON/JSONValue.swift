@@ -143,9 +143,39 @@ extension String {
     /// The text without leading and trailing whitespace; itself, uncopied, when there is
     /// nothing to trim.
     package var trimmingSpaces: String {
-        guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return "" }
-        if !first.isSpace, !last.isSpace { return self }
+        let untouched = utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.isEmpty && !UTF8.startsWithSpace(bytes) && !UTF8.endsWithSpace(bytes)
+        }
+        if untouched == true { return self }
         return self[...].trimmingSpaces
+    }
+}
+
+extension UTF8 {
+    /// True when the UTF-8 text `bytes` starts with whitespace (see `Unicode.Scalar.isSpace`).
+    fileprivate static func startsWithSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch bytes[0] {
+        case 0x09...0x0D, 0x20: return true
+        case 0xC2, 0xE1, 0xE2, 0xE3: return bytes.count >= 2 && decodedScalar(bytes[...]).isSpace
+        default: return false
+        }
+    }
+
+    /// True when the UTF-8 text `bytes` ends with whitespace.
+    fileprivate static func endsWithSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let last = bytes[bytes.count - 1]
+        if last < 0x80 { return (0x09...0x0D).contains(last) || last == 0x20 }
+        var start = bytes.count - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80, bytes.count - start < 4 { start -= 1 }
+        return decodedScalar(bytes[start...]).isSpace
+    }
+
+    /// The first scalar of valid UTF-8 text.
+    private static func decodedScalar(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Unicode.Scalar {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
+        return "\u{FFFD}"
     }
 }
 
