@@ -144,7 +144,7 @@ extension String {
     /// nothing to trim.
     package var trimmingSpaces: String {
         let untouched = utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.isEmpty && !UTF8.startsWithSpace(bytes) && !UTF8.endsWithSpace(bytes)
+            bytes.isEmpty || !UTF8.startsWithSpace(bytes) && !UTF8.endsWithSpace(bytes)
         }
         if untouched == true { return self }
         return self[...].trimmingSpaces
