@@ -44,6 +44,7 @@ public enum JSONParser {
     public static func parseKeepingElementText(buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> (JSONValue, ElementText) {
         var reader = Reader(bytes: buffer)
         reader.recordsSpans = true
+        reader.remembersKeys = true
         let value = try reader.document()
         return (value, ElementText(spans: reader.spans, bytes: buffer))
     }
@@ -78,10 +79,15 @@ private struct Reader {
     /// container is moved out once, at its exact size, instead of growing its own array.
     let pendingMembers = PendingStack<(key: String, value: JSONValue)>()
     let pendingElements = PendingStack<JSONValue>()
-    /// The keys of the last object read at each depth, by member index, with their bytes:
-    /// the records of a page repeat their keys in the same order, so most keys are
-    /// recognised by comparing bytes instead of being decoded and allocated again.
+    /// When true, the keys of the last object read at each depth are kept, by member index,
+    /// with their bytes: the records of a page repeat their keys in the same order, so most
+    /// keys are recognised by comparing bytes instead of being decoded and allocated again.
+    /// Off for documents of one object, where remembering would only cost.
+    var remembersKeys = false
     var recentKeys: [[(bytes: [UInt8], text: String)]] = []
+    /// Keys are remembered for the first members of objects only: records have tens of
+    /// fields, while an object with thousands of members is a map whose keys do not repeat.
+    static let rememberedMembers = 256
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -168,6 +174,7 @@ private struct Reader {
     /// The key at `position` (its opening quote), the `member`th of an object at `depth`.
     mutating func key(depth: Int, member: Int) throws(JSONParseError) -> String {
         let start = position + 1
+        guard remembersKeys else { return try string() }
         if depth < recentKeys.count, member < recentKeys[depth].count {
             let known = recentKeys[depth][member]
             let end = start + known.bytes.count
@@ -179,7 +186,7 @@ private struct Reader {
         }
         let text = try string()
         let keyBytes = UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)])
-        guard text.utf8.count == keyBytes.count else { return text }
+        guard text.utf8.count == keyBytes.count, member < Self.rememberedMembers else { return text }
         while recentKeys.count <= depth { recentKeys.append([]) }
         if member < recentKeys[depth].count {
             recentKeys[depth][member] = (Array(keyBytes), text)
