@@ -173,8 +173,8 @@ private struct Reader {
 
     /// The key at `position` (its opening quote), the `member`th of an object at `depth`.
     mutating func key(depth: Int, member: Int) throws(JSONParseError) -> String {
-        let start = position + 1
         guard remembersKeys else { return try string() }
+        let start = position + 1
         if depth < recentKeys.count, member < recentKeys[depth].count {
             let known = recentKeys[depth][member]
             let end = start + known.bytes.count
