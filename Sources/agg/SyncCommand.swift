@@ -97,11 +97,16 @@ enum SyncRunner {
         }
     }
 
-    /// The message of a failed sync; `keptData` adds that nothing stored was changed.
+    /// The message of a failed sync; `keptData` adds that nothing stored was changed. When the
+    /// source could not be reached it also says what to do: retry, and where its address is.
     static func message(_ error: SyncError, keptData: Bool = true) -> String {
         var text = "sync failed: \(error.description)"
         if let code = error.code { text += " (\(error.source) error code \(code))" }
-        return keptData ? text + "; the stored data was left as it was" : text
+        if keptData { text += "; the stored data was left as it was" }
+        if error.kind == .network {
+            text += ". Once the source can be reached, sync again; 'agg sources show \(error.source)' shows the address it uses"
+        }
+        return text
     }
 
     /// Prints `error` and returns its exit status.

@@ -54,6 +54,25 @@ import Testing
         }
     }
 
+    @Test func anUnreachableSourceKeepsTheDataAndSaysWhatToDo() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let failing = Mutex(false)
+        let ok = try FixtureRoutes.dataTaipei(Fixtures.fullZoo)
+        try await withFixtureServer({ request in failing.withLock { $0 } ? .text("not here", status: 404) : await ok(request) }) { server in
+            let environment = TestEnvironment.pointing(at: server, folder)
+            #expect(try await AggProcess.run(["sync", "zoo"], environment: environment).status == 0)
+            failing.withLock { $0 = true }
+            let failed = try await AggProcess.run(["sync", "zoo"], environment: environment)
+            #expect(failed.status == 69)
+            #expect(failed.standardError.hasPrefix("agg: sync failed: zoo: "))
+            #expect(failed.standardError.contains("HTTP 404"))
+            #expect(failed.standardError.hasSuffix("; the stored data was left as it was. Once the source can be reached, sync again; 'agg sources show zoo' shows the address it uses\n"))
+            let query = try await AggProcess.run(["query", "zoo", "--offline", "--format", "ndjson"], environment: environment)
+            #expect(query.standardOutput.split(separator: "\n").count == 313)
+        }
+    }
+
     @Test func theMainCommandAnswersOfflineFromTheBundledSnapshotLabelled() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
