@@ -28,8 +28,9 @@ public struct TaipeiZooRecordDecoder: RecordDecoder {
         var fields = JSONObject()
         fields.reserveCapacity(object.count)
         var warnings: [String] = []
+        let knownKeys = Self.knownKeys
         for (rawKey, value) in object {
-            let field = Self.knownKeys[rawKey] ?? Field(normalising: rawKey, isUnique: false)
+            let field = knownKeys[rawKey] ?? Field(normalising: rawKey, isUnique: false)
             func set(_ key: String, _ value: JSONValue) {
                 if field.appendsWithoutLookup { fields.append(key, value) } else { fields[key] = value }
             }
