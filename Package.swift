@@ -30,8 +30,11 @@ let package = Package(
         // that never fetch do not load it and its dependencies at start-up.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
+        // The scan for special bytes in JSON strings, with SSE2 where available.
+        .target(name: "CByteScan"),
+
         // The library core: no CLI code, no concrete backends chosen.
-        .target(name: "AggCore", dependencies: ["CYAML", "CCurl"]),
+        .target(name: "AggCore", dependencies: ["CYAML", "CCurl", "CByteScan"]),
 
         // Decoder plug-in modules.
         .target(name: "TaipeiZooDecoder", dependencies: ["AggCore"], path: "Plugins/TaipeiZoo"),

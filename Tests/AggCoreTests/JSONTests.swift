@@ -52,25 +52,93 @@ import Testing
 }
 
 @Suite struct JSONStringScanTests {
-    /// The word-at-a-time scan must find exactly what a byte-by-byte scan finds, for every
-    /// byte value at every position of a word and across word boundaries.
+    static func plainScan(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes[start...].firstIndex { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 } ?? bytes.count
+    }
+
+    /// The block-at-a-time scan must find exactly what a byte-by-byte scan finds, for every
+    /// byte value at every position of a block and across block boundaries.
     @Test func findsTheSameByteAsAPlainScan() {
-        func plain(_ bytes: [UInt8], from start: Int) -> Int {
-            bytes[start...].firstIndex { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 } ?? bytes.count
-        }
         var mismatches = 0
         for value in 0...255 {
-            for position in 0..<20 {
-                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 21)
+            for position in 0..<36 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 37)
                 bytes[3] = 0xE5
                 bytes[position] = UInt8(value)
-                for start in [0, 1, 5] where start <= position {
+                for start in [0, 1, 5, 17] where start <= position {
                     let fast = bytes.withUnsafeBufferPointer { JSONStringScan.firstSpecialByte(in: $0, from: start) }
-                    if fast != plain(bytes, from: start) { mismatches += 1 }
+                    if fast != Self.plainScan(bytes, from: start) { mismatches += 1 }
                 }
             }
         }
         #expect(mismatches == 0)
+    }
+
+    /// Every length and start, with special bytes before the start (which the scan of the
+    /// last bytes may read again) and after it, among bytes next to the special values.
+    @Test func findsTheSameByteForEveryLengthAndStart() {
+        let values: [UInt8] = [0x00, 0x1F, 0x20, 0x22, 0x23, 0x5C, 0x5D, 0x7F, 0x80, 0xE5, 0xFF]
+        var mismatches = 0
+        for length in 0...40 {
+            for start in 0...length {
+                for before in values where start > 0 {
+                    for after in values {
+                        for position in Set([start, start + (length - start) * 2 / 3, length - 1]) where position >= start && position < length {
+                            var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                            bytes[start - 1] = before
+                            bytes[position] = after
+                            let fast = bytes.withUnsafeBufferPointer { JSONStringScan.firstSpecialByte(in: $0, from: start) }
+                            if fast != Self.plainScan(bytes, from: start) { mismatches += 1 }
+                        }
+                    }
+                }
+                let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                if plain.withUnsafeBufferPointer({ JSONStringScan.firstSpecialByte(in: $0, from: start) }) != length { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    /// The writer scans each string as a buffer of its own, so specials at its very end and
+    /// strings shorter than a block take the scan's last-bytes paths.
+    @Test func writesEscapesAtEveryPositionOfShortAndLongStrings() throws {
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        for length in 0...40 {
+            for position in 0..<max(length, 1) {
+                for special in ["\"", "\\", "\n", "\u{01}", "貓"] {
+                    var characters = Array(repeating: "a", count: length)
+                    if position < length { characters[position] = special }
+                    let text = characters.joined()
+                    let written = JSONWriter.string(.string(text))
+                    #expect(written == reference(text))
+                    #expect(try JSONParser.parse(written) == .string(text))
+                }
+            }
+        }
+    }
+
+    @Test func documentsLargerThanTheExpectedSizeAreWrittenWhole() throws {
+        let document = JSONValue.object(JSONObject((0..<500).map { ("key \($0)", .string(String(repeating: "大貓熊 \"\($0)\"", count: 3))) }))
+        let bytes = JSONWriter.bytes(document, expectedSize: 1)
+        #expect(try JSONParser.parse(bytes) == document)
+        var appended: [UInt8] = Array("[".utf8)
+        JSONWriter.write(document, into: &appended)
+        JSONWriter.writeString("end\n", into: &appended)
+        #expect(appended == Array("[".utf8) + bytes + Array("\"end\\n\"".utf8))
     }
 
     @Test func stringsWithEscapesAndControlCharactersStillRoundTrip() throws {
