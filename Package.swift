@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// agg: a plugin-based data-source aggregator.
@@ -6,8 +6,9 @@ import PackageDescription
 /// - `AggCore`: definitions, registry, fetch engine, decoder protocol, query engine, store protocol.
 /// - `Plugins/`: decoder plug-in modules, one per source family.
 /// - `AggSQLite`, `AggFileStore`: storage backends (the in-memory store lives in `AggCore`).
-/// - `AggBuiltins`: the built-in `sources.yaml`, bundled snapshots, and the standard assembly of
-///   decoders and stores that the `agg` executable (and any embedding tool) can use.
+/// - `AggBuiltins`: the built-in `sources.yaml`, bundled snapshots (compiled in by the
+///   `EmbedResourcesPlugin` build tool), and the standard assembly of decoders and stores that
+///   the `agg` executable (and any embedding tool) can use.
 /// - `agg`: the command line, which only parses arguments and prints.
 let package = Package(
     name: "agg",
@@ -53,7 +54,16 @@ let package = Package(
                 "AggCore", "AggSQLite", "AggFileStore",
                 "TaipeiZooDecoder", "TaipeiMetroDecoder", "FlickrDecoder", "PokemonDecoder",
             ],
-            resources: [.copy("Resources")]
+            exclude: ["Resources"],
+            plugins: ["EmbedResourcesPlugin"]
+        ),
+
+        // Build tools: the built-in resources are compiled into AggBuiltins, so the binary needs
+        // no resource bundle next to it (and no Foundation `Bundle` to find one).
+        .executableTarget(name: "EmbedResources", path: "BuildTools/EmbedResources"),
+        .plugin(
+            name: "EmbedResourcesPlugin", capability: .buildTool(), dependencies: ["EmbedResources"],
+            path: "BuildTools/EmbedResourcesPlugin"
         ),
 
         // The command line.

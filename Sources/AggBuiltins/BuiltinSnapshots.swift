@@ -1,18 +1,22 @@
 import AggCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
-/// The recorded responses bundled with agg (`Resources/Snapshots`), one per built-in remote
-/// source, each with the day it was recorded. See `Tests/Fixtures/PROVENANCE.md`.
+/// The recorded responses bundled with agg (`Resources/Snapshots`, compiled into the binary),
+/// one per built-in remote source, each with the day it was recorded. See
+/// `Tests/Fixtures/PROVENANCE.md`.
 public struct BuiltinSnapshots: BundledSnapshotProvider {
     /// The bundled snapshots.
     public init() {}
 
     public func snapshot(for source: String) -> BundledSnapshot? {
-        let folder = BuiltinResources.folder + "/Snapshots"
-        guard let index = FileManager.default.contents(atPath: folder + "/snapshots.json"),
+        guard let index = EmbeddedResources.files["Snapshots/snapshots.json"],
               let entry = try? JSONParser.parse(index)[source],
               let file = entry["file"]?.stringValue, let recorded = entry["recorded"]?.stringValue,
-              let body = FileManager.default.contents(atPath: folder + "/" + file) else { return nil }
-        return BundledSnapshot(body: body, recorded: recorded)
+              let body = EmbeddedResources.files["Snapshots/" + file] else { return nil }
+        return BundledSnapshot(body: Data(body.utf8), recorded: recorded)
     }
 }

@@ -1,6 +1,5 @@
 import AggCore
 import FlickrDecoder
-import Foundation
 import PokemonDecoder
 import TaipeiMetroDecoder
 import TaipeiZooDecoder
@@ -9,10 +8,9 @@ import TaipeiZooDecoder
 /// decoder plug-ins. The `agg` executable uses it; a tool embedding `AggCore` may use it or
 /// assemble its own.
 public enum Builtins {
-    /// The path of the built-in `sources.yaml` inside the installed resource bundle.
-    public static var sourcesFile: String? {
-        let path = BuiltinResources.folder + "/sources.yaml"
-        return FileManager.default.fileExists(atPath: path) ? path : nil
+    /// The built-in `sources.yaml`, compiled into the binary.
+    public static var sourcesFile: DefinitionFile {
+        DefinitionFile(path: "sources.yaml", origin: .builtin, contents: EmbeddedResources.files["sources.yaml"])
     }
 
     /// Every decoder plug-in that ships with agg.

@@ -1,7 +1,11 @@
 import AggCore
 import AggFileStore
 import AggSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Opens a store from a URL (`--store` or `AGG_STORE`): `sqlite:PATH` (the default, at
 /// `$XDG_DATA_HOME/agg/agg.sqlite`), `memory:` or `file:DIR`.
@@ -40,7 +44,7 @@ public enum StoreLocator {
     /// `~/x` → `$HOME/x`; relative paths are made absolute against the current directory.
     static func expand(_ path: String) -> String {
         var result = path
-        if result.hasPrefix("~/") { result = NSHomeDirectory() + result.dropFirst(1) }
+        if result.hasPrefix("~/") { result = FileManager.default.homeDirectoryForCurrentUser.path + result.dropFirst(1) }
         if !result.isEmpty, !result.hasPrefix("/") { result = FileManager.default.currentDirectoryPath + "/" + result }
         return result
     }

@@ -1,5 +1,9 @@
 import AggCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How `FileRecordStore` writes records, states and files.
 enum FileRecordCoding {
@@ -79,7 +83,7 @@ enum FileRecordCoding {
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw StoreError(.backend, "cannot write \(path): \(error.localizedDescription)")
+            throw StoreError(.backend, "cannot write \(path): \(SystemErrorText.describe(error))")
         }
     }
 }

@@ -1,5 +1,10 @@
 import AggCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +33,7 @@ public final class FileRecordStore: RecordStore {
         do {
             try FileManager.default.createDirectory(atPath: directory + "/blobs", withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.backend, "cannot create the file store at \(directory): \(error.localizedDescription)")
+            throw StoreError(.backend, "cannot create the file store at \(directory): \(SystemErrorText.describe(error))")
         }
     }
 
@@ -37,7 +42,7 @@ public final class FileRecordStore: RecordStore {
     func sourceFolder(_ source: String) -> String { directory + "/" + source }
 
     func collectionFolder(_ collection: CollectionID) -> String {
-        let name = collection.parameters.isEmpty ? "default" : collection.parameters.replacingOccurrences(of: "/", with: "%2F")
+        let name = collection.parameters.isEmpty ? "default" : collection.parameters.replacingAll("/", with: "%2F")
         return sourceFolder(collection.source) + "/collections/" + name
     }
 
@@ -69,7 +74,7 @@ public final class FileRecordStore: RecordStore {
         return names.sorted().compactMap { name in
             guard FileManager.default.fileExists(atPath: folder + "/" + name + "/current/state.json") else { return nil }
             var collection = CollectionID(source: source)
-            collection.parameters = name == "default" ? "" : name.replacingOccurrences(of: "%2F", with: "/")
+            collection.parameters = name == "default" ? "" : name.replacingAll("%2F", with: "/")
             return collection
         }
     }
@@ -104,7 +109,7 @@ public final class FileRecordStore: RecordStore {
             let folder = sourceFolder(source)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let sequenceFile = folder + "/sequence"
-            let last = FileManager.default.contents(atPath: sequenceFile).flatMap { Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+            let last = FileManager.default.contents(atPath: sequenceFile).flatMap { Int(String(decoding: $0, as: UTF8.self).trimmingSpaces) } ?? 0
             let sequence = last + 1
             if let blob {
                 let path = directory + "/blobs/\(blob.digest).\(ImageFormat(rawValue: blob.format)?.fileExtension ?? blob.format)"
@@ -172,8 +177,8 @@ final class FileSnapshotWriter: SnapshotWriter, @unchecked Sendable {
     private let store: FileRecordStore
     private let collectionFolder: String
     private let generation: String
-    private let lock = NSLock()
-    private let handle: FileHandle
+    private let lock = Mutex(())
+    private let file: OpenFile
     private var count = 0
 
     init(store: FileRecordStore, collection: CollectionID) throws {
@@ -182,27 +187,23 @@ final class FileSnapshotWriter: SnapshotWriter, @unchecked Sendable {
         generation = "generation-" + UUID().uuidString
         let folder = collectionFolder + "/" + generation
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: folder + "/records.ndjson", contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: folder + "/records.ndjson") else {
-            throw StoreError(.backend, "cannot write \(folder)/records.ndjson")
-        }
-        self.handle = handle
+        file = try OpenFile(path: folder + "/records.ndjson", mode: .writingFromStart)
     }
 
     func append(_ records: [RemoteRecord]) async throws {
         let fetchedAt = Date()
         var text = ""
         for record in records { text += JSONWriter.string(FileRecordCoding.json(remote: record, fetchedAt: fetchedAt)) + "\n" }
-        try lock.withLock {
-            try handle.write(contentsOf: Data(text.utf8))
+        try lock.withLock { _ in
+            try file.write(Array(text.utf8))
             count += records.count
         }
     }
 
     func commit(_ state: SyncState) async throws -> Int {
-        let total = try lock.withLock { () throws -> Int in
-            try handle.synchronize()
-            try handle.close()
+        let total = try lock.withLock { _ throws -> Int in
+            try file.synchronize()
+            try file.close()
             return count
         }
         var committed = state
@@ -224,7 +225,7 @@ final class FileSnapshotWriter: SnapshotWriter, @unchecked Sendable {
     }
 
     func abort() async {
-        lock.withLock { try? handle.close() }
+        lock.withLock { _ in try? file.close() }
         try? FileManager.default.removeItem(atPath: collectionFolder + "/" + generation)
     }
 }

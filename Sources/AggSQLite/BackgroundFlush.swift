@@ -1,5 +1,17 @@
 import AggCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Flushes a file's written data to disk on a thread of its own, so that the caller can go
 /// on working (building a snapshot's indexes) while the disk catches up. On this machine,
@@ -11,12 +23,10 @@ final class BackgroundFlush: @unchecked Sendable {
 
     /// Starts flushing the file open as `descriptor`, which must stay open until `wait()`.
     init(descriptor: Int32) {
-        let thread = Thread { [self] in
+        DispatchQueue(label: "agg-flush").async { [self] in
             if Self.flush(descriptor) != 0 { failure = errno }
             finished.signal()
         }
-        thread.name = "agg-flush"
-        thread.start()
     }
 
     /// The data of the file reaches the disk (its metadata follows with the final fsync).
@@ -34,7 +44,7 @@ final class BackgroundFlush: @unchecked Sendable {
         finished.wait()
         finished.signal()
         if failure != 0 {
-            throw StoreError(.backend, "cannot write the snapshot to disk: \(String(cString: strerror(failure)))")
+            throw StoreError(.backend, "cannot write the snapshot to disk: \(SystemErrorText.describe(errno: failure))")
         }
     }
 }

@@ -1,6 +1,10 @@
 import AggCore
 internal import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value bound to or read from SQLite.
 enum SQLiteValue {

@@ -1,5 +1,10 @@
 import AggCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
 internal import CSQLite
 
 /// The default store: SQLite (`--store sqlite:PATH`, default `$XDG_DATA_HOME/agg/agg.sqlite`).
@@ -16,7 +21,7 @@ internal import CSQLite
 /// The class is `@unchecked Sendable` because its only mutable state, the connection, is used
 /// under `lock` and nowhere else.
 public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private let connection: SQLiteDatabase
     /// The shared database file.
     public let path: String
@@ -25,7 +30,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
 
     /// Opens or creates the store at `path`, creating its folder when needed.
     public init(path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.parentFolderPath
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let connection = try SQLiteDatabase(path: path)
         try SQLiteSchema.migrate(connection)
@@ -38,7 +43,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
 
     /// Runs `body` with the shared connection, one caller at a time.
     func withDatabase<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        try lock.withLock { try body(connection) }
+        try lock.withLock { _ in try body(connection) }
     }
 
     /// The file name of a collection's snapshot generation.
@@ -84,7 +89,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                         pages_fetched = ?, total_pages = ?, current_page = ?, provenance = ?
                     WHERE id = ?
                     """).bind([
-                        .integer(generation), .text((file as NSString).lastPathComponent), .real(state.syncedAt.timeIntervalSince1970),
+                        .integer(generation), .text(file.lastPathComponentName), .real(state.syncedAt.timeIntervalSince1970),
                         .text(state.stopReason), .integer(Int64(count)), .integer(Int64(state.pagesFetched)),
                         state.totalPages.map { .integer(Int64($0)) } ?? .null, state.currentPage.map { .integer(Int64($0)) } ?? .null,
                         .text(state.provenanceText), .integer(collection),
@@ -358,13 +363,13 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
     private let collection: Int64
     private let generation: Int64
     private let file: String
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var database: SQLiteDatabase?
     private var insert: SQLiteStatement?
     private var insertDocument: SQLiteStatement?
     /// The snapshot file, for flushing it to disk: write-back is started after every batch
     /// and waited for at commit.
-    private let fileHandle: FileHandle?
+    private let openFile: OpenFile?
     private var count = 0
 
     init(store: SQLiteRecordStore, collection: Int64, generation: Int64, file: String) throws {
@@ -378,13 +383,13 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
         self.database = database
         self.insert = try database.prepare("INSERT INTO records (position, key, search, image, fetched_at) VALUES (?, ?, ?, ?, ?)")
         self.insertDocument = try database.prepare("INSERT INTO documents (position, fields, raw) VALUES (?, ?, ?)")
-        self.fileHandle = FileHandle(forReadingAtPath: file)
+        self.openFile = try? OpenFile(path: file, mode: .reading)
     }
 
     func append(_ records: [RemoteRecord]) async throws {
         guard !records.isEmpty else { return }
         let now = Date().timeIntervalSince1970
-        try lock.withLock {
+        try lock.withLock { _ in
             guard let database, let insert, let insertDocument else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
             try database.transaction(writing: true) {
                 for record in records {
@@ -400,15 +405,15 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
                     count += 1
                 }
             }
-            if let fileHandle { agg_start_writeback(fileHandle.fileDescriptor) }
+            if let openFile { agg_start_writeback(openFile.descriptor) }
         }
     }
 
     func commit(_ state: SyncState) async throws -> Int {
-        let total = try lock.withLock { () throws -> Int in
+        let total = try lock.withLock { _ throws -> Int in
             guard let database else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
             // The records are all written: the disk flushes them while the indexes are built.
-            let flush = fileHandle.map { BackgroundFlush(descriptor: $0.fileDescriptor) }
+            let flush = openFile.map { BackgroundFlush(descriptor: $0.descriptor) }
             // Never leave with the flush running: an abort closes the descriptor it uses.
             defer { try? flush?.wait() }
             try database.execute(SnapshotFileSchema.indexes)
@@ -418,19 +423,19 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
             self.database = nil
             return count
         }
-        try fileHandle?.synchronize()
-        try fileHandle?.close()
+        try openFile?.synchronize()
+        try openFile?.close()
         try store.commit(collection: collection, generation: generation, file: file, state: state, count: total)
         return total
     }
 
     func abort() async {
-        lock.withLock {
+        lock.withLock { _ in
             insert = nil
             insertDocument = nil
             database = nil
         }
-        try? fileHandle?.close()
+        try? openFile?.close()
         try? FileManager.default.removeItem(atPath: file)
     }
 }

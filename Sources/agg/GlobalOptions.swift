@@ -1,7 +1,11 @@
 import AggBuiltins
 import AggCore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Options every command that reads definitions takes.
 struct GlobalOptions: ParsableArguments {

@@ -1,6 +1,10 @@
 import AggCore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `agg images fetch|path|prune`.
 struct ImagesCommand: AsyncParsableCommand {

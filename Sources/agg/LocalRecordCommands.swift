@@ -1,6 +1,10 @@
 import AggCore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `agg insert SOURCE field=value… [--image FILE]`.
 struct InsertCommand: AsyncParsableCommand {

@@ -1,5 +1,9 @@
 import AggCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A status line on standard error that redraws in place while work runs, only when

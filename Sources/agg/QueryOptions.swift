@@ -56,7 +56,7 @@ struct QueryOptions: ParsableArguments {
         let operators: [RecordQuery.Comparison] = [.notEqual, .lessOrEqual, .greaterOrEqual, .equal, .less, .greater]
         var best: (range: Range<String.Index>, comparison: RecordQuery.Comparison)?
         for comparison in operators {
-            if let range = text.range(of: comparison.rawValue), best == nil || range.lowerBound < best!.range.lowerBound {
+            if let range = text.firstRange(of: comparison.rawValue), best == nil || range.lowerBound < best!.range.lowerBound {
                 best = (range, comparison)
             }
         }

@@ -1,5 +1,9 @@
 import AggCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The readable text of `agg show`: a headline, then every field.
 struct RecordDetail {
@@ -29,8 +33,8 @@ struct RecordDetail {
         let width = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
         for (name, value) in rows {
             let padding = String(repeating: " ", count: width - DisplayWidth.of(name))
-            let indented = value.replacingOccurrences(of: "\r\n", with: "\n")
-                .replacingOccurrences(of: "\n", with: "\n  " + String(repeating: " ", count: width + 2))
+            let indented = value.replacingAll("\r\n", with: "\n")
+                .replacingAll("\n", with: "\n  " + String(repeating: " ", count: width + 2))
             lines.append("  \(name)\(padding)  \(indented)")
         }
         return lines.joined(separator: "\n")

@@ -49,7 +49,7 @@ struct SourceDescription {
         if !definition.insert.required.isEmpty { lines.append(("insert needs", definition.insert.required.joined(separator: ", "))) }
         if let ttl = definition.ttl { lines.append(("ttl", ttl.description)) }
         let width = lines.map { $0.0.count }.max() ?? 0
-        let body = lines.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        let body = lines.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 }
         return (["\(definition.name) — \(definition.title)"] + body).joined(separator: "\n")
     }
 

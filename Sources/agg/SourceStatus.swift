@@ -1,5 +1,9 @@
 import AggCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `sources list` says about one source: its definition and what is stored.
 struct SourceStatus {

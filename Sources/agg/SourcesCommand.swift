@@ -1,7 +1,11 @@
 import AggBuiltins
 import AggCore
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `agg sources …`: list, show and validate definitions.
 struct SourcesCommand: AsyncParsableCommand {

@@ -12,7 +12,7 @@ import Testing
         let fromEnvironment = try folder.write("env.yaml", "zoo:\n  kind: local\n  title: Environment zoo\n")
         let fromCommandLine = try folder.write("cli.yaml", "\nzoo:\n  kind: local\n  title: Command-line zoo\n")
         let environment = ["XDG_CONFIG_HOME": config, "AGG_SOURCES": fromEnvironment, "HOME": folder.path]
-        let files = DefinitionSearchPath.files(builtin: builtin, environment: environment, commandLine: [fromCommandLine])
+        let files = DefinitionSearchPath.files(builtin: DefinitionFile(path: builtin, origin: .builtin), environment: environment, commandLine: [fromCommandLine])
         #expect(files.map(\.origin) == [.builtin, .userFolder, .environment, .commandLine])
         let registry = SourceRegistry(files: files, loader: DefinitionLoader())
         let zoo = try registry.source(named: "zoo")

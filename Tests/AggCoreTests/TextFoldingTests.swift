@@ -69,3 +69,23 @@ extension TextFoldingTests {
         #expect(TextFolding.lowercase("大貓熊 Giant PANDA İ") == "大貓熊 Giant PANDA İ".lowercased())
     }
 }
+
+extension TextFoldingTests {
+    /// The compatibility normalisation agrees with Foundation's for every scalar, and for
+    /// sequences where marks reorder and compose across scalars.
+    @Test func compatibilityNormalisationMatchesFoundation() {
+        var wrong: [String] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(Character(scalar))
+            if CompatibilityNormalization.normalize(text) != text.precomposedStringWithCompatibilityMapping {
+                wrong.append(String(format: "U+%04X", value))
+            }
+        }
+        #expect(wrong.isEmpty, "normalised differently: \(wrong.prefix(20))")
+        for text in ["ｶﾞｸﾞﾙ", "e\u{301}\u{323}", "ḱ\u{323}", "①②㍻", "ﬁﬂ", "\u{1100}\u{1161}\u{11A8}", "Å", "ｱ\u{FF9E}", "x\u{2075}\u{2080}"] {
+            #expect(CompatibilityNormalization.normalize(text) == text.precomposedStringWithCompatibilityMapping, "\(text)")
+        }
+        #expect(TextFolding.fold("ｶﾞｸ ①") == "ガク 1")
+    }
+}

@@ -100,7 +100,7 @@ import Testing
         let outcome = try await AggProcess.run(["sources", "show", "flickr"], environment: environment)
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("request      GET http://127.0.0.1:9/services/rest/?method=flickr.photos.search&api_key=<secret>&lat=${params.lat}"))
-        #expect(outcome.standardOutput.contains("/sources.yaml:"))
+        #expect(outcome.standardOutput.contains(" sources.yaml:"))
         #expect(outcome.standardOutput.contains(" (built-in)"))
         #expect(!outcome.standardOutput.contains("very-secret-key"))
     }

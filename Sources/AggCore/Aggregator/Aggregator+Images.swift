@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Aggregator {
     /// The image URLs of the records `query` matches, in order, without repeats.

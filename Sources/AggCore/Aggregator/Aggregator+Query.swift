@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When a query may sync first.
 public enum Freshness: Sendable, Hashable {

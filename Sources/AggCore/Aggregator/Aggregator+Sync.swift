@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Aggregator {
     /// Fetches a source (or one parameter set of it), decodes it, and replaces the stored

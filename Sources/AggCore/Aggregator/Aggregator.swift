@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one interface to agg for the command line and for embedding tools: a registry of
 /// sources, a store, and decoders, all chosen by the caller.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An image given for a new local record.
 public enum ImageInput: Sendable, Hashable {
@@ -106,11 +110,12 @@ extension Aggregator {
             name = "the image"
         case .file(let path):
             name = path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  attributes[.type] as? FileAttributeType != .typeDirectory
+            else {
                 throw InputError("cannot read the image \(path): no such file")
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            let size = FileManager.default.fileSize(atPath: path) ?? 0
             if size > ImageFormat.maximumSize { throw tooLarge(name, size) }
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw InputError("cannot read the image \(path): permission denied")
@@ -126,7 +131,7 @@ extension Aggregator {
 
     private static func tooLarge(_ name: String, _ size: Int) -> InputError {
         let megabytes = Double(size) / 1_048_576
-        return InputError("\(name) is \(String(format: "%.1f", megabytes)) MiB; images are limited to \(ImageFormat.maximumSize / 1_048_576) MiB")
+        return InputError("\(name) is \(DecimalText.tenths(megabytes)) MiB; images are limited to \(ImageFormat.maximumSize / 1_048_576) MiB")
     }
 
     /// `a`, `a and b`, `a, b and c`.

@@ -69,7 +69,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     private static func parseReference(_ body: Substring) -> Result<Segment, TemplateSyntaxError> {
         let name: Substring
         var defaultValue: String?
-        if let separator = body.range(of: ":-") {
+        if let separator = body.firstRange(of: ":-") {
             name = body[..<separator.lowerBound]
             defaultValue = String(body[separator.upperBound...])
         } else {

@@ -1,5 +1,10 @@
 internal import CCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Synchronization
 
 /// Runs transfers on one libcurl multi handle, from one thread, at most
@@ -12,22 +17,20 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let maximumConcurrent: Int
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var pending: [CurlTransfer] = []
     private var stopping = false
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private let finished = DispatchSemaphore(value: 0)
     private let peak = Mutex(0)
 
-    /// Starts the loop's thread; nil when libcurl cannot be loaded (see `libraryProblem`).
+    /// Starts the loop on a thread of its own (a serial queue's); nil when libcurl cannot be loaded (see `libraryProblem`).
     init?(maximumConcurrentTransfers: Int) {
         guard Self.libraryProblem == nil, let multi = agg_curl_multi_init() else { return nil }
         self.multi = multi
         maximumConcurrent = max(1, maximumConcurrentTransfers)
         agg_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maximumConcurrent)
-        let thread = Thread { [self] in run() }
-        thread.name = "agg-curl"
-        thread.start()
+        DispatchQueue(label: "agg-curl").async { [self] in run() }
     }
 
     /// The most transfers that ran at once so far.
@@ -35,7 +38,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Queues a transfer; the loop starts it when a slot is free.
     func submit(_ transfer: CurlTransfer) {
-        lock.withLock { pending.append(transfer) }
+        lock.withLock { _ in pending.append(transfer) }
         agg_curl_multi_wakeup(multi)
     }
 
@@ -46,7 +49,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Finishes the transfers under way, fails the queued ones, and stops the thread.
     func shutdown() {
-        let dropped: [CurlTransfer] = lock.withLock {
+        let dropped: [CurlTransfer] = lock.withLock { _ in
             stopping = true
             defer { pending = [] }
             return pending
@@ -62,7 +65,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (starting, stop) = lock.withLock { () -> ([CurlTransfer], Bool) in
+            let (starting, stop) = lock.withLock { _ -> ([CurlTransfer], Bool) in
                 let free = maximumConcurrent - active.count
                 let taken = Array(pending.prefix(max(0, free)))
                 pending.removeFirst(taken.count)

@@ -1,5 +1,9 @@
 internal import CCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// One transfer on an easy handle: its options, the bytes received, and the continuation to

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// HTTP over libcurl: one multi handle, a bounded number of transfers at once, redirects,
 /// gzip and deflate, timeouts, TLS verification, a size limit, and retries with exponential
@@ -81,10 +85,6 @@ public final class HTTPClient: Sendable {
     /// `Retry-After` as seconds: a number, or an HTTP date.
     static func retryAfterSeconds(_ value: String) -> Double? {
         if let seconds = Double(value.trimmingSpaces) { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
+        return HTTPDate.parse(value).map { max(0, $0.timeIntervalSinceNow) }
     }
 }

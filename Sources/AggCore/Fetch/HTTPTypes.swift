@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One HTTP request for `HTTPClient`.
 public struct HTTPRequest: Sendable, Hashable {
@@ -86,7 +90,7 @@ public struct RetryPolicy: Sendable {
     /// The delay before retry number `retry` (1-based), or what `Retry-After` asks for.
     public func delay(beforeRetry retry: Int, retryAfter: Double?) -> Double {
         if let retryAfter { return min(max(0, retryAfter), maximumDelay) }
-        let base = min(initialDelay * pow(2, Double(retry - 1)), maximumDelay)
+        let base = min(initialDelay * Double(sign: .plus, exponent: max(0, retry - 1), significand: 1), maximumDelay)
         return base * (1 + Double.random(in: -jitter...jitter))
     }
 }

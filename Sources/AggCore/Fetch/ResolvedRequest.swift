@@ -179,7 +179,7 @@ extension String {
         guard !target.isEmpty else { return self }
         var result = ""
         var rest = self[...]
-        while let range = rest.range(of: target) {
+        while let range = rest.firstRange(of: target) {
             result += rest[..<range.lowerBound]
             result += replacement
             rest = rest[range.upperBound...]

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A content-addressed cache of downloaded images (`$XDG_CACHE_HOME/agg/images`): each
 /// image is stored once under the SHA-256 of its bytes, and an index maps every URL to the
@@ -65,7 +69,7 @@ public struct ImageCache: Sendable {
 
         /// One line: `300 images: 300 fetched (1.2 MB, 0.4 s), 0 already cached, 0 failed`.
         public var summary: String {
-            var text = "\(requested) image\(requested == 1 ? "" : "s"): \(fetched) fetched (\(ByteCount.format(bytes)), \(String(format: "%.1f", duration)) s), \(alreadyCached) already cached"
+            var text = "\(requested) image\(requested == 1 ? "" : "s"): \(fetched) fetched (\(ByteCount.format(bytes)), \(DecimalText.tenths(duration)) s), \(alreadyCached) already cached"
             if revalidated > 0 { text += ", \(revalidated) unchanged" }
             text += ", \(failures.count) failed"
             if !failures.isEmpty {
@@ -222,12 +226,12 @@ public struct ImageCache: Sendable {
             case .clientUnavailable: return .failed(reason: error.detail)
             }
         } catch {
-            return .failed(reason: "cannot write the cache (\(error.localizedDescription))")
+            return .failed(reason: "cannot write the cache (\(SystemErrorText.describe(error)))")
         }
     }
 
     func write(_ data: Data, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.parentFolderPath
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
@@ -269,7 +273,7 @@ public struct ImageCache: Sendable {
                 let digest = String(name.prefix { $0 != "." })
                 guard !keptDigests.contains(digest) else { continue }
                 let path = "\(filesFolder)/\(shard)/\(name)"
-                let size = (try? manager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                let size = manager.fileSize(atPath: path) ?? 0
                 if (try? manager.removeItem(atPath: path)) != nil {
                     report.files += 1
                     report.bytes += size

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The image formats agg stores, recognised by their magic bytes rather than by file names
 /// or declared content types.

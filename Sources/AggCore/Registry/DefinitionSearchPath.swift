@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One definition file to load, and why it is loaded.
 public struct DefinitionFile: Sendable, Hashable {
@@ -14,15 +18,19 @@ public struct DefinitionFile: Sendable, Hashable {
         case commandLine = "--sources"
     }
 
-    /// The path as given.
+    /// The path as given (for a file with `contents`, the name its diagnostics show).
     public var path: String
     /// Why it is loaded.
     public var origin: Origin
+    /// The file's text when it is not read from `path`, such as the built-in file compiled
+    /// into the binary; nil to read `path`.
+    public var contents: String?
 
-    /// Names a file to load.
-    public init(path: String, origin: Origin) {
+    /// Names a file to load: read from `path`, or `contents` when given.
+    public init(path: String, origin: Origin, contents: String? = nil) {
         self.path = path
         self.origin = origin
+        self.contents = contents
     }
 }
 
@@ -32,10 +40,10 @@ public enum DefinitionSearchPath {
     /// The built-in file, then every `*.yaml`/`*.yml` in `sources.d/` (sorted by name), then
     /// the colon-separated paths in `AGG_SOURCES`, then each `--sources` file.
     public static func files(
-        builtin: String?, environment: [String: String], commandLine: [String]
+        builtin: DefinitionFile?, environment: [String: String], commandLine: [String]
     ) -> [DefinitionFile] {
         var files: [DefinitionFile] = []
-        if let builtin { files.append(DefinitionFile(path: builtin, origin: .builtin)) }
+        if let builtin { files.append(builtin) }
         let folder = AggDirectories(environment: environment).userSources
         if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
             for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {

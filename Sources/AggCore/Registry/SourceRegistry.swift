@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A source definition together with the file it came from.
 public struct RegisteredSource: Sendable {
@@ -28,13 +32,16 @@ public struct SourceRegistry: Sendable {
     /// Loads `files` in order with `loader`.
     public init(files: [DefinitionFile], loader: DefinitionLoader) {
         for file in files {
+            if let contents = file.contents {
+                add(loader.load(text: contents, file: file.path), from: file)
+                continue
+            }
             guard let data = FileManager.default.contents(atPath: file.path) else {
                 let reason = FileManager.default.fileExists(atPath: file.path) ? "it cannot be read" : "no such file"
                 diagnostics.append(Diagnostic(.error, "cannot load definitions from \(file.path): \(reason)"))
                 continue
             }
-            let text = String(decoding: data, as: UTF8.self)
-            add(loader.load(text: text, file: file.path), from: file)
+            add(loader.load(text: String(decoding: data, as: UTF8.self), file: file.path), from: file)
         }
     }
 

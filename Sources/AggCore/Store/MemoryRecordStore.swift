@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A store that keeps everything in memory, for embedding and tests (`--store memory:`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One record of a source, remote or the user's own.
 public struct Record: Sendable, Hashable {

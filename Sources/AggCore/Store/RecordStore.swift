@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where agg keeps records: a small protocol that applications choose a backend for (SQLite,
 /// in memory, plain files, PostgreSQL), the way swift-log lets applications choose a

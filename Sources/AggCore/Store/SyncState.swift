@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the store remembers about a collection's last successful sync.
 public struct SyncState: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Walks a source's pages as its definition declares, fetching through `HTTPClient` and
 /// handing each decoded page, in order, to `deliver`. Guards: a page limit, a repeated page

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns one response body into remote records: JSON parsing (with a JSONP wrapper removed),
 /// the decoder plug-in, the definition's own field mapping, the key, the image and the search

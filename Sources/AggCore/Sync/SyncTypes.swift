@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which page of a page-numbered source to fetch.
 public enum PageSelection: Sendable, Hashable {
@@ -72,7 +76,7 @@ public struct SyncReport: Sendable {
     /// One line: `zoo: 313 records in 1 page (312.5 KB, 0.2 s; stopped: total reached)`.
     public var summary: String {
         var text = "\(collection): \(records) record\(records == 1 ? "" : "s") in \(pages) page\(pages == 1 ? "" : "s")"
-        text += " (\(ByteCount.format(bytes)), \(String(format: "%.1f", duration)) s; stopped: \(stopReason.rawValue)"
+        text += " (\(ByteCount.format(bytes)), \(DecimalText.tenths(duration)) s; stopped: \(stopReason.rawValue)"
         if skipped > 0 { text += "; \(skipped) skipped" }
         if case .bundledSnapshot(let recorded) = provenance { text += "; bundled snapshot recorded \(recorded)" }
         return text + ")"
@@ -118,8 +122,8 @@ public enum ByteCount {
     /// `512 B`, `12.3 KB`, `4.5 MB`.
     public static func format(_ bytes: Int) -> String {
         if bytes < 1024 { return "\(bytes) B" }
-        if bytes < 1024 * 1024 { return String(format: "%.1f KB", Double(bytes) / 1024) }
-        return String(format: "%.1f MB", Double(bytes) / 1_048_576)
+        if bytes < 1024 * 1024 { return DecimalText.tenths(Double(bytes) / 1024) + " KB" }
+        return DecimalText.tenths(Double(bytes) / 1_048_576) + " MB"
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The text form used for matching: Unicode compatibility-normalised (NFKC, so full-width
 /// `ＡＢＣ` and half-width `ABC` are one) and case-folded.
@@ -8,7 +12,7 @@ public enum TextFolding {
         var hasWideForms = false
         for scalar in text.unicodeScalars where !isNormalizationStable(scalar) {
             guard narrowForm(of: scalar) != nil else {
-                return lowercase(text.precomposedStringWithCompatibilityMapping)
+                return lowercase(CompatibilityNormalization.normalize(text))
             }
             hasWideForms = true
         }
@@ -41,8 +45,8 @@ public enum TextFolding {
     /// Whether NFKC leaves `scalar` as it is, and cannot combine it with a neighbour that is
     /// also stable: ASCII, Latin-1 letters, the common CJK, kana and Hangul blocks, and
     /// punctuation without compatibility mappings. Text made only of these (and of the wide
-    /// forms `narrowForm(of:)` maps) skips the full normalisation, which costs a library
-    /// load in a short process and most of the folding time in a sync or a scan. (Half-width
+    /// forms `narrowForm(of:)` maps) skips the full normalisation, which costs reading the
+    /// decomposition table in a short process and most of the folding time in a sync or a scan. (Half-width
     /// kana, combining marks, jamo and other compatibility characters take the full path.)
     static func isNormalizationStable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
