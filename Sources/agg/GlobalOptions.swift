@@ -16,7 +16,10 @@ struct GlobalOptions: ParsableArguments {
     var storeLocation: String?
 
     /// The process environment.
-    var environment: [String: String] { ProcessInfo.processInfo.environment }
+    var environment: [String: String] { Self.processEnvironment }
+
+    /// Read once: `ProcessInfo` builds a new dictionary from `environ` on every call.
+    private static let processEnvironment = ProcessInfo.processInfo.environment
 
     /// Loads every definition file and reports broken ones on standard error.
     func loadRegistry() -> SourceRegistry {
