@@ -18,10 +18,15 @@ public enum Builtins {
         DecoderRegistry([TaipeiZooRecordDecoder(), TaipeiMetroRecordDecoder(), FlickrRecordDecoder(), PokemonRecordDecoder()])
     }
 
+    /// The loader for definitions that may name the built-in decoders.
+    public static var definitionLoader: DefinitionLoader {
+        DefinitionLoader(knownDecoders: decoders.names)
+    }
+
     /// The registry of the built-in file, the user's `sources.d`, `AGG_SOURCES` and
     /// `extraFiles`, in that order.
     public static func registry(environment: [String: String], extraFiles: [String] = []) -> SourceRegistry {
         let files = DefinitionSearchPath.files(builtin: sourcesFile, environment: environment, commandLine: extraFiles)
-        return SourceRegistry(files: files, loader: DefinitionLoader(knownDecoders: decoders.names))
+        return SourceRegistry(files: files, loader: definitionLoader)
     }
 }

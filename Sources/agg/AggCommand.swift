@@ -24,4 +24,10 @@ struct AggCommand: AsyncParsableCommand {
         version: AggVersion.current,
         subcommands: [SourcesCommand.self, SyncCommand.self, QueryCommand.self, ShowCommand.self, InsertCommand.self, UpdateCommand.self, DeleteCommand.self, ImagesCommand.self]
     )
+
+    /// Starts loading the definitions while the arguments are parsed, then runs the command.
+    static func main() async {
+        DefinitionPreload.start()
+        await main(nil)
+    }
 }

@@ -19,11 +19,13 @@ struct GlobalOptions: ParsableArguments {
     var environment: [String: String] { Self.processEnvironment }
 
     /// Read once: `ProcessInfo` builds a new dictionary from `environ` on every call.
-    private static let processEnvironment = ProcessInfo.processInfo.environment
+    static let processEnvironment = ProcessInfo.processInfo.environment
 
-    /// Loads every definition file and reports broken ones on standard error.
+    /// Every definition file (the preloaded ones, then each `--sources` file); reports broken
+    /// ones on standard error.
     func loadRegistry() -> SourceRegistry {
-        let registry = Builtins.registry(environment: environment, extraFiles: sourceFiles)
+        var registry = DefinitionPreload.registry
+        registry.load(sourceFiles.map { DefinitionFile(path: $0, origin: .commandLine) }, loader: Builtins.definitionLoader)
         for diagnostic in registry.diagnostics {
             Terminal.printError(diagnostic.description)
         }

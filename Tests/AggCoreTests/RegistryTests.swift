@@ -39,6 +39,21 @@ import Testing
         #expect(registry.diagnostics[1].description == "error: cannot load definitions from \(folder.path)/missing.yaml: no such file")
     }
 
+    /// Files loaded into an existing registry (the command line's, after the preloaded ones)
+    /// override its definitions, and an embedded file is read from its text.
+    @Test func filesLoadedLaterOverrideAndEmbeddedTextIsRead() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let embedded = DefinitionFile(path: "sources.yaml", origin: .builtin, contents: "zoo:\n  kind: local\n  title: Embedded\n")
+        var registry = SourceRegistry(files: [embedded], loader: DefinitionLoader())
+        #expect(try registry.source(named: "zoo").definition.title == "Embedded")
+        let later = try folder.write("later.yaml", "zoo:\n  kind: local\n  title: Later\n")
+        registry.load([DefinitionFile(path: later, origin: .commandLine)], loader: DefinitionLoader())
+        let zoo = try registry.source(named: "zoo")
+        #expect(zoo.definition.title == "Later")
+        #expect(zoo.overrides.map(\.description) == ["sources.yaml:1:1"])
+    }
+
     @Test func unknownSourceSuggestsTheClosestName() throws {
         var registry = SourceRegistry()
         registry.add(DefinitionLoader().load(text: "zoo:\n  kind: local\nmetro:\n  kind: local\n", file: "s.yaml"), from: DefinitionFile(path: "s.yaml", origin: .builtin))

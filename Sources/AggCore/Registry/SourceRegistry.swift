@@ -31,6 +31,12 @@ public struct SourceRegistry: Sendable {
 
     /// Loads `files` in order with `loader`.
     public init(files: [DefinitionFile], loader: DefinitionLoader) {
+        load(files, loader: loader)
+    }
+
+    /// Loads `files` in order with `loader`, after the files loaded before (so their
+    /// definitions override earlier ones of the same name).
+    public mutating func load(_ files: [DefinitionFile], loader: DefinitionLoader) {
         for file in files {
             if let contents = file.contents {
                 add(loader.load(text: contents, file: file.path), from: file)
