@@ -38,6 +38,13 @@ final class BackgroundFlush: @unchecked Sendable {
         #endif
     }
 
+    /// Whether the flush is over (without waiting for it).
+    var isFinished: Bool {
+        guard finished.wait(timeout: .now()) == .success else { return false }
+        finished.signal()
+        return true
+    }
+
     /// Waits for the flush (at once when it was waited for before); throws when the system
     /// could not write the data.
     func wait() throws {

@@ -370,6 +370,11 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
     /// The snapshot file, for flushing it to disk: write-back is started after every batch
     /// and waited for at commit.
     private let openFile: OpenFile?
+    /// A flush of what is written so far, started after a batch whenever none is running: a
+    /// flush of the whole file at commit took 0.4 s on this machine (the virtual disk writes
+    /// through on a flush), most of it after the indexes were built; flushing along the way
+    /// leaves little for the end.
+    private var rollingFlush: BackgroundFlush?
     private var count = 0
 
     init(store: SQLiteRecordStore, collection: Int64, generation: Int64, file: String) throws {
@@ -405,7 +410,13 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
                     count += 1
                 }
             }
-            if let openFile { agg_start_writeback(openFile.descriptor) }
+            if let openFile {
+                agg_start_writeback(openFile.descriptor)
+                if rollingFlush?.isFinished ?? true {
+                    try rollingFlush?.wait()
+                    rollingFlush = BackgroundFlush(descriptor: openFile.descriptor)
+                }
+            }
         }
     }
 
@@ -414,9 +425,13 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
             guard let database else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
             // The records are all written: the disk flushes them while the indexes are built.
             let flush = openFile.map { BackgroundFlush(descriptor: $0.descriptor) }
-            // Never leave with the flush running: an abort closes the descriptor it uses.
-            defer { try? flush?.wait() }
+            // Never leave with a flush running: an abort closes the descriptor they use.
+            defer {
+                try? flush?.wait()
+                try? rollingFlush?.wait()
+            }
             try database.execute(SnapshotFileSchema.indexes)
+            try rollingFlush?.wait()
             try flush?.wait()
             insert = nil
             insertDocument = nil
@@ -434,6 +449,8 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
             insert = nil
             insertDocument = nil
             database = nil
+            // The flush uses the descriptor that is about to be closed.
+            try? rollingFlush?.wait()
         }
         try? openFile?.close()
         try? FileManager.default.removeItem(atPath: file)
