@@ -76,5 +76,5 @@ struct QueryOptions: ParsableArguments {
     }
 }
 
-extension RecordQuery.OriginFilter: ExpressibleByArgument {}
-extension RecordFormatter.Format: ExpressibleByArgument {}
+extension RecordQuery.OriginFilter: EnumArgument {}
+extension RecordFormatter.Format: EnumArgument {}

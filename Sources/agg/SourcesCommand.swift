@@ -17,7 +17,7 @@ struct SourcesCommand: AsyncParsableCommand {
     )
 
     /// Output formats of `sources list`.
-    enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+    enum ListFormat: String, EnumArgument {
         case table, json
     }
 

@@ -105,6 +105,11 @@ import Testing
             let parameter = try await AggProcess.run(["query", "metro", "--param", "x=1"], environment: environment)
             #expect(parameter.status == 64)
             #expect(parameter.standardError == "agg: source 'metro' has no parameter 'x' (it takes no parameters)\n")
+            let format = try await AggProcess.run(["query", "metro", "--format", "yaml"], environment: environment)
+            #expect(format.status == 64)
+            #expect(format.standardError.contains("Please provide one of 'table', 'json', 'ndjson' or 'csv'."))
+            let help = try await AggProcess.run(["query", "--help"], environment: environment)
+            #expect(help.standardOutput.contains("(values:\n                          all, local, remote; default: all)"))
         }
     }
 }
