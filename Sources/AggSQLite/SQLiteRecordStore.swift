@@ -154,16 +154,35 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
 
     public func records(matching query: RecordQuery) async throws -> [Record] {
         var matched: [Record] = []
+        try scan(query, slicing: query.sort.isEmpty) { matched.append($0) }
+        return query.sort.isEmpty ? matched : query.sortAndSlice(matched)
+    }
+
+    /// Streams the records as they are read, unless the query sorts (then they are collected
+    /// and sorted first).
+    public func forEachRecord(matching query: RecordQuery, _ body: (Record) throws -> Void) async throws {
+        guard query.sort.isEmpty else {
+            for record in try await records(matching: query) { try body(record) }
+            return
+        }
+        try scan(query, slicing: true, body)
+    }
+
+    /// Reads the records that match `query` in the merged view's order, local ones first,
+    /// handing each to `deliver`; with `slicing`, skips `offset` of them and stops after
+    /// `limit` (without, the caller sorts and slices).
+    private func scan(_ query: RecordQuery, slicing: Bool, _ deliver: (Record) throws -> Void) throws {
         var skipped = 0
-        let stopsEarly = query.sort.isEmpty
+        var delivered = 0
         let prefix = query.indexedPrefix
-        func consume(_ record: Record) -> Bool {
+        func consume(_ record: Record) throws -> Bool {
             guard query.matches(record) else { return true }
-            if stopsEarly {
+            if slicing {
                 if skipped < query.offset { skipped += 1; return true }
-                if let limit = query.limit, matched.count >= limit { return false }
+                if let limit = query.limit, delivered >= limit { return false }
             }
-            matched.append(record)
+            try deliver(record)
+            delivered += 1
             return true
         }
         let snapshot = query.origin == .local ? nil : try openSnapshot(query.collection)
@@ -176,7 +195,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                 let statement = try db.prepare(sql + " ORDER BY sequence DESC")
                 try statement.bind(values)
                 while more, try statement.step() {
-                    more = consume(try Self.localRecord(statement, source: query.collection.source))
+                    more = try consume(try Self.localRecord(statement, source: query.collection.source))
                 }
             }
         }
@@ -188,7 +207,7 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
             if values.isEmpty {
                 let statement = try snapshot.prepare(selectRecords + " ORDER BY r.position")
                 while more, try statement.step() {
-                    more = consume(try Self.remoteRecord(statement, source: query.collection.source, includeRaw: query.includeRaw))
+                    more = try consume(try Self.remoteRecord(statement, source: query.collection.source, includeRaw: query.includeRaw))
                 }
             } else {
                 // Narrowed: sort only the matching positions (from the index), then read each
@@ -199,11 +218,10 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
                 while more, try positions.step() {
                     try row.bind([.integer(positions.integer(0))])
                     guard try row.step() else { continue }
-                    more = consume(try Self.remoteRecord(row, source: query.collection.source, includeRaw: query.includeRaw))
+                    more = try consume(try Self.remoteRecord(row, source: query.collection.source, includeRaw: query.includeRaw))
                 }
             }
         }
-        return stopsEarly ? matched : query.sortAndSlice(matched)
     }
 
     /// Adds conditions on the folded search column: an index range for a prefix; for

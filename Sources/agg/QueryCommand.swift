@@ -56,21 +56,35 @@ struct QueryCommand: AsyncParsableCommand {
             try await DataPreparation.prepare(
                 collection, with: aggregator, freshness: refresh ? .refresh : (offline ? .offline : .automatic),
                 page: page, parameters: given)
-            let records = try await aggregator.store.records(matching: query)
             let selected = fields.map { $0.split(separator: ",").map { String($0).trimmingSpaces } }
             let formatter = RecordFormatter(definition: definition, fields: selected, includeRaw: raw, imageCache: global.imageCache)
             let outputFormat = format ?? (Terminal.standardOutputIsTerminal ? .table : .ndjson)
+            var count = 0
             switch outputFormat {
-            case .table:
-                if !records.isEmpty { print(formatter.table(records, width: Terminal.standardOutputIsTerminal ? Terminal.width : nil)) }
+            case .table, .csv:
+                // Both need every record first: for the column widths, for the header row.
+                let records = try await aggregator.store.records(matching: query)
+                count = records.count
+                if outputFormat == .csv {
+                    print(formatter.csv(records), terminator: "")
+                } else if !records.isEmpty {
+                    print(formatter.table(records, width: Terminal.standardOutputIsTerminal ? Terminal.width : nil))
+                }
             case .json:
-                print(formatter.jsonArray(records))
+                // Written as the records are read, so an export holds one record at a time.
+                print("[", terminator: "")
+                try await aggregator.store.forEachRecord(matching: query) { record in
+                    print((count == 0 ? "" : ",") + formatter.ndjsonLine(record), terminator: "")
+                    count += 1
+                }
+                print("]")
             case .ndjson:
-                for record in records { print(formatter.ndjsonLine(record)) }
-            case .csv:
-                print(formatter.csv(records), terminator: "")
+                try await aggregator.store.forEachRecord(matching: query) { record in
+                    print(formatter.ndjsonLine(record))
+                    count += 1
+                }
             }
-            if records.isEmpty {
+            if count == 0 {
                 if Terminal.standardErrorIsTerminal { Terminal.printError("no records matched") }
                 throw ExitStatus.noResults.code
             }

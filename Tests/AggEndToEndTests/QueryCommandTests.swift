@@ -70,6 +70,9 @@ import Testing
             let outcome = try await AggProcess.run(["query", "metro", "--prefix", "Zürich", "--format", "json"], environment: environment)
             #expect(outcome.status == 1)
             #expect(outcome.standardOutput == "[]\n")
+            let ndjson = try await AggProcess.run(["query", "metro", "--prefix", "Zürich", "--format", "ndjson"], environment: environment)
+            #expect(ndjson.status == 1)
+            #expect(ndjson.standardOutput.isEmpty)
         }
     }
 

@@ -23,12 +23,18 @@ import Testing
         return (store, folder)
     }
 
+    /// The keys `records(matching:)` returns; every query also checks that
+    /// `forEachRecord(matching:_:)` delivers the same records in the same order.
     func keys(_ backend: Backend, _ configure: (inout RecordQuery) -> Void) async throws -> [String] {
         let (store, folder) = try await populated(backend)
         defer { folder.remove() }
         var query = RecordQuery(collection: Self.zoo, searchField: "name")
         configure(&query)
-        return try await store.records(matching: query).map(\.key)
+        let collected = try await store.records(matching: query)
+        var streamed: [Record] = []
+        try await store.forEachRecord(matching: query) { streamed.append($0) }
+        #expect(streamed == collected)
+        return collected.map(\.key)
     }
 
     @Test(arguments: Backend.allCases)

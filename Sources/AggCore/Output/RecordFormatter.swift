@@ -76,14 +76,10 @@ public struct RecordFormatter: Sendable {
         return .object(object)
     }
 
-    /// One NDJSON line (without the line break).
+    /// One record as compact JSON on one line (without the line break): an NDJSON line, and
+    /// an element of the `json` format's array.
     public func ndjsonLine(_ record: Record) -> String {
         JSONWriter.string(json(record))
-    }
-
-    /// A JSON array of every record.
-    public func jsonArray(_ records: [Record]) -> String {
-        JSONWriter.string(.array(records.map(json)))
     }
 
     /// RFC 4180 CSV with a header row: key, origin, then the fields.

@@ -24,7 +24,8 @@ import Foundation
 ///   reused, not even after a delete. A local record's key is `Record.localKey(sequence)`.
 /// - **Order.** `records(matching:)` returns the merged view unless the query sorts: local
 ///   records first, newest (highest sequence) first, then remote records in the order the
-///   source sent them.
+///   source sent them. `forEachRecord(matching:_:)` delivers the same records in the same
+///   order.
 /// - **Inserts are all or nothing.** A local record and its image blob are stored together or
 ///   not at all.
 /// - **Concurrency.** Every method may be called from several tasks at once. Backends that
@@ -45,6 +46,13 @@ public protocol RecordStore: Sendable {
 
     /// Records matching `query`, in the merged view's order unless it sorts.
     func records(matching query: RecordQuery) async throws -> [Record]
+
+    /// Hands the records `records(matching:)` would return to `body`, one at a time and in
+    /// the same order, so that a caller writing them out holds one at a time. `body` may run
+    /// while the store holds a lock: it must not call the store. A store that cannot do
+    /// better gets the default, which collects them first; a query that sorts collects them
+    /// in any store.
+    func forEachRecord(matching query: RecordQuery, _ body: (Record) throws -> Void) async throws
 
     /// Records of `source` by origin, counted: remote ones in `collection`.
     func count(in collection: CollectionID) async throws -> (local: Int, remote: Int)
@@ -99,6 +107,11 @@ public struct Blob: Sendable, Hashable {
 }
 
 extension RecordStore {
+    /// Collects the records first, then hands them to `body`.
+    public func forEachRecord(matching query: RecordQuery, _ body: (Record) throws -> Void) async throws {
+        for record in try await records(matching: query) { try body(record) }
+    }
+
     /// Replaces `collection`'s snapshot with the records of `batches`, committing with the
     /// state `finalState` gives once the sequence has ended. If the sequence throws, nothing
     /// changes and the error is rethrown.
