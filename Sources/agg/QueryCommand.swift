@@ -70,19 +70,19 @@ struct QueryCommand: AsyncParsableCommand {
                 } else if !records.isEmpty {
                     print(formatter.table(records, width: Terminal.standardOutputIsTerminal ? Terminal.width : nil))
                 }
-            case .json:
+            case .json, .ndjson:
                 // Written as the records are read, so an export holds one record at a time.
-                print("[", terminator: "")
+                let output = StandardOutputWriter()
+                defer { output.flush() }
+                let array = outputFormat == .json
+                if array { output.append("[".utf8) }
                 try await aggregator.store.forEachRecord(matching: query) { record in
-                    print((count == 0 ? "" : ",") + formatter.ndjsonLine(record), terminator: "")
+                    if array, count > 0 { output.append(",".utf8) }
+                    output.append(formatter.jsonLine(record))
+                    if !array { output.append("\n".utf8) }
                     count += 1
                 }
-                print("]")
-            case .ndjson:
-                try await aggregator.store.forEachRecord(matching: query) { record in
-                    print(formatter.ndjsonLine(record))
-                    count += 1
-                }
+                if array { output.append("]\n".utf8) }
             }
             if count == 0 {
                 if Terminal.standardErrorIsTerminal { Terminal.printError("no records matched") }

@@ -37,3 +37,34 @@ enum Terminal {
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
 }
+
+/// Standard output as bytes, buffered here and written to the descriptor 64 KB at a time:
+/// for output made record by record, without `print`'s conversion of every argument to text.
+/// Its buffer is its own, so a command writes its standard output either here or with
+/// `print`, not both.
+final class StandardOutputWriter {
+    private var buffer: [UInt8] = []
+
+    /// Appends `bytes`, writing the buffer out once it is large.
+    func append(_ bytes: some Collection<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 65_536 { flush() }
+    }
+
+    /// Writes out what is buffered. A closed pipe ends the output silently (as it ends
+    /// `print`'s, by the default SIGPIPE).
+    func flush() {
+        buffer.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                written += result
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -89,6 +89,26 @@ import Testing
         }
     }
 
+    /// The whole bundled zoo (780 KB of output, written out in pieces as it is read) comes
+    /// out as 313 NDJSON lines and as one JSON array of the same 313 records.
+    @Test func aWholeSourceStreamsOutAsNDJSONAndAsOneJSONArray() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let environment = TestEnvironment.isolated(folder)
+        let ndjson = try await AggProcess.run(["query", "zoo", "--offline", "--format", "ndjson"], environment: environment)
+        #expect(ndjson.status == 0)
+        let lines = ndjson.standardOutput.split(separator: "\n")
+        #expect(ndjson.standardOutput.utf8.count > 200_000)
+        #expect(lines.count == 313)
+        let keys = try lines.map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["key"] as? String
+        }
+        let json = try await AggProcess.run(["query", "zoo", "--offline", "--format", "json"], environment: environment)
+        #expect(json.status == 0)
+        let array = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["key"] as? String } == keys)
+    }
+
     @Test func showOnAFreshMachineFallsBackToTheBundledSnapshot() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
