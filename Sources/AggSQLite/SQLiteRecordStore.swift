@@ -249,21 +249,35 @@ public final class SQLiteRecordStore: RecordStore, @unchecked Sendable {
     }
 
     static func localRecord(_ statement: SQLiteStatement, source: String) throws -> Record {
-        Record(
+        let (fields, text) = try fieldsWithText(statement, 2)
+        var record = Record(
             source: source, key: statement.text(1) ?? "", origin: .local, sequence: Int(statement.integer(0)),
-            fields: try json(statement, 2).objectValue ?? JSONObject(),
+            fields: fields,
             image: statement.text(3).flatMap(ImageReference.init(stored:)),
             createdAt: Date(timeIntervalSince1970: statement.real(4)),
             updatedAt: Date(timeIntervalSince1970: statement.real(5)))
+        if let text { record.keepFieldsText(text) }
+        return record
     }
 
     static func remoteRecord(_ statement: SQLiteStatement, source: String, includeRaw: Bool) throws -> Record {
-        Record(
+        let (fields, text) = try fieldsWithText(statement, 1)
+        var record = Record(
             source: source, key: statement.text(0) ?? "", origin: .remote,
-            fields: try json(statement, 1).objectValue ?? JSONObject(),
+            fields: fields,
             raw: includeRaw ? try json(statement, 4) : nil,
             image: statement.text(2).flatMap(ImageReference.init(stored:)),
             fetchedAt: Date(timeIntervalSince1970: statement.real(3)))
+        if let text { record.keepFieldsText(text) }
+        return record
+    }
+
+    /// The fields in `column`, parsed, and their stored text (which the store wrote with
+    /// `JSONWriter`), for output to copy.
+    static func fieldsWithText(_ statement: SQLiteStatement, _ column: Int32) throws -> (JSONObject, [UInt8]?) {
+        try statement.withBytes(column) { bytes in
+            (try JSONParser.parse(buffer: bytes).objectValue ?? JSONObject(), Array(bytes))
+        } ?? (JSONObject(), nil)
     }
 
     public func count(in collection: CollectionID) async throws -> (local: Int, remote: Int) {

@@ -23,7 +23,13 @@ public struct Record: Sendable, Hashable {
     /// For local records: the sequence number, strictly increasing per source and never reused.
     public var sequence: Int?
     /// The canonical fields.
-    public var fields: JSONObject
+    public var fields: JSONObject {
+        didSet { fieldsText = nil }
+    }
+    /// `fields` as the compact JSON a store keeps them in, when the record was read from such
+    /// a store and `fields` has not changed since: JSON output copies it instead of encoding
+    /// `fields` again. It is not part of the record's value (equality and hashing ignore it).
+    public private(set) var fieldsText: [UInt8]?
     /// The raw document as the source sent it (remote records only).
     public var raw: JSONValue?
     /// The record's image.
@@ -55,6 +61,24 @@ public struct Record: Sendable, Hashable {
 
     /// The key of the local record with sequence number `sequence`.
     public static func localKey(_ sequence: Int) -> String { "local-\(sequence)" }
+
+    /// Keeps `text` as `fieldsText`; it must be `JSONWriter.bytes(.object(fields))`, the form
+    /// the stores write.
+    package mutating func keepFieldsText(_ text: [UInt8]) {
+        fieldsText = text
+    }
+
+    public static func == (lhs: Record, rhs: Record) -> Bool {
+        lhs.source == rhs.source && lhs.key == rhs.key && lhs.origin == rhs.origin && lhs.sequence == rhs.sequence
+            && lhs.fields == rhs.fields && lhs.raw == rhs.raw && lhs.image == rhs.image && lhs.fetchedAt == rhs.fetchedAt
+            && lhs.createdAt == rhs.createdAt && lhs.updatedAt == rhs.updatedAt
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combine(key)
+        hasher.combine(fields)
+    }
 }
 
 /// A record's picture: a remote URL, or an image the user added, stored as a blob.
