@@ -1,41 +1,20 @@
 import AggCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Flushes a file's written data to disk on a thread of its own, so that the caller can go
 /// on working (building a snapshot's indexes) while the disk catches up. On this machine,
 /// flushing a 500 MB snapshot took 0.3-0.5 s, as long as building its indexes.
 final class BackgroundFlush: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
-    /// The `errno` of a failed flush, written before `finished` is signalled.
-    private var failure: Int32 = 0
+    /// Why the flush failed, written before `finished` is signalled.
+    private var failure: (any Error)?
 
-    /// Starts flushing the file open as `descriptor`, which must stay open until `wait()`.
-    init(descriptor: Int32) {
+    /// Starts flushing `file`, which must stay open until `wait()`.
+    init(_ file: OpenFile) {
         DispatchQueue(label: "agg-flush").async { [self] in
-            if Self.flush(descriptor) != 0 { failure = errno }
+            do { try file.synchronizeData() } catch { failure = error }
             finished.signal()
         }
-    }
-
-    /// The data of the file reaches the disk (its metadata follows with the final fsync).
-    private static func flush(_ descriptor: Int32) -> Int32 {
-        #if os(Linux)
-        fdatasync(descriptor)
-        #else
-        fsync(descriptor)
-        #endif
     }
 
     /// Whether the flush is over (without waiting for it).
@@ -50,8 +29,6 @@ final class BackgroundFlush: @unchecked Sendable {
     func wait() throws {
         finished.wait()
         finished.signal()
-        if failure != 0 {
-            throw StoreError(.backend, "cannot write the snapshot to disk: \(SystemErrorText.describe(errno: failure))")
-        }
+        if let failure { throw failure }
     }
 }

@@ -446,7 +446,7 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
                 agg_start_writeback(openFile.descriptor)
                 if rollingFlush?.isFinished ?? true {
                     try rollingFlush?.wait()
-                    rollingFlush = BackgroundFlush(descriptor: openFile.descriptor)
+                    rollingFlush = BackgroundFlush(openFile)
                 }
             }
         }
@@ -456,7 +456,7 @@ final class SQLiteSnapshotWriter: SnapshotWriter, @unchecked Sendable {
         let total = try lock.withLock { _ throws -> Int in
             guard let database else { throw StoreError(.backend, "the snapshot was already committed or aborted") }
             // The records are all written: the disk flushes them while the indexes are built.
-            let flush = openFile.map { BackgroundFlush(descriptor: $0.descriptor) }
+            let flush = openFile.map(BackgroundFlush.init)
             // Never leave with a flush running: an abort closes the descriptor they use.
             defer {
                 try? flush?.wait()

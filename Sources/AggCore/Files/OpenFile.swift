@@ -57,6 +57,17 @@ package final class OpenFile: @unchecked Sendable {
         guard fsync(descriptor) == 0 else { throw Self.failure("cannot write", path) }
     }
 
+    /// Waits until the file's data is on disk (its metadata may follow later, with
+    /// `synchronize()`), which is cheaper where the system can tell the two apart.
+    package func synchronizeData() throws {
+        #if os(Linux)
+        let result = fdatasync(descriptor)
+        #else
+        let result = fsync(descriptor)
+        #endif
+        guard result == 0 else { throw Self.failure("cannot write", path) }
+    }
+
     /// Closes the descriptor; later calls do nothing.
     package func close() throws {
         guard !isClosed else { return }
