@@ -1,3 +1,4 @@
+import AggCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -54,17 +55,7 @@ final class StandardOutputWriter {
     /// Writes out what is buffered. A closed pipe ends the output silently (as it ends
     /// `print`'s, by the default SIGPIPE).
     func flush() {
-        buffer.withUnsafeBytes { bytes in
-            var written = 0
-            while written < bytes.count {
-                let result = write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                written += result
-            }
-        }
+        _ = buffer.withUnsafeBytes { OpenFile.writeAll($0, to: STDOUT_FILENO) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

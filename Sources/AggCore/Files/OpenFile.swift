@@ -39,17 +39,24 @@ package final class OpenFile: @unchecked Sendable {
 
     /// Writes all of `bytes` at the current position.
     package func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = writeDescriptor(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.failure("cannot write", path)
-                }
-                written += result
-            }
+        if let code = bytes.withUnsafeBytes({ Self.writeAll($0, to: descriptor) }) {
+            throw StoreError(.backend, "cannot write \(path): \(SystemErrorText.describe(errno: code))")
         }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, going on after partial writes and interruptions;
+    /// the `errno` of a failure, or nil.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let result = writeDescriptor(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            written += result
+        }
+        return nil
     }
 
     /// Waits until the file's data and metadata are on disk.
