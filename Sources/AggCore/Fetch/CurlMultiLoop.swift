@@ -24,7 +24,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let peak = Mutex(0)
 
-    /// Starts the loop on a thread of its own (a serial queue's); nil when libcurl cannot be loaded (see `libraryProblem`).
+    /// Starts the loop on a thread of its own (a serial queue's); nil when libcurl cannot be
+    /// loaded (see `libraryProblem`).
     init?(maximumConcurrentTransfers: Int) {
         guard Self.libraryProblem == nil, let multi = agg_curl_multi_init() else { return nil }
         self.multi = multi

@@ -46,8 +46,9 @@ public enum TextFolding {
     /// also stable: ASCII, Latin-1 letters, the common CJK, kana and Hangul blocks, and
     /// punctuation without compatibility mappings. Text made only of these (and of the wide
     /// forms `narrowForm(of:)` maps) skips the full normalisation, which costs reading the
-    /// decomposition table in a short process and most of the folding time in a sync or a scan. (Half-width
-    /// kana, combining marks, jamo and other compatibility characters take the full path.)
+    /// decomposition table in a short process and most of the folding time in a sync or a
+    /// scan. (Half-width kana, combining marks, jamo and other compatibility characters take
+    /// the full path.)
     static func isNormalizationStable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x7F, 0xB0, 0xB7, 0xC0...0xFF: true
