@@ -44,7 +44,7 @@ final class SQLiteDatabase {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(handle)
             handle = nil
-            throw StoreError(.backend, "cannot open the SQLite store at \(path): \(message)")
+            throw StoreError(.backend, "cannot open the SQLite store at \(path): \(message); check that its folder exists and can be written, or choose another place with --store sqlite:PATH or AGG_STORE")
         }
         sqlite3_busy_timeout(handle, 30_000)
         switch mode {

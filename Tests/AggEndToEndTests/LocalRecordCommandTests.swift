@@ -90,6 +90,12 @@ import Testing
         #expect(outcome.standardError == "agg: unknown store scheme 'sqlit'; did you mean 'sqlite'?; use one of sqlite:PATH, memory:, file:DIR\n")
     }
 
+    @Test func aStoreThatCannotBeOpenedSaysWhatToCheck() async throws {
+        let outcome = try await AggProcess.run(["query", "faces", "--store", "sqlite:/proc/no-such-folder/agg.sqlite"])
+        #expect(outcome.status == 74)
+        #expect(outcome.standardError.hasSuffix("check that its folder exists and can be written, or choose another place with --store sqlite:PATH or AGG_STORE\n"))
+    }
+
     @Test(arguments: ["memory:", "file:", "sqlite:"])
     func everyStoreWorksFromTheCommandLine(scheme: String) async throws {
         let folder = try TemporaryDirectory()
