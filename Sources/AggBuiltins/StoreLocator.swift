@@ -24,7 +24,7 @@ public enum StoreLocator {
         let scheme = location[..<colon].lowercased()
         var rest = String(location[location.index(after: colon)...])
         if rest.hasPrefix("//") { rest.removeFirst(2) }
-        let path = expand(rest)
+        let path = expand(rest, home: directories.home)
         switch scheme {
         case "sqlite":
             return try SQLiteRecordStore(path: path.isEmpty ? directories.data + "/agg.sqlite" : path)
@@ -41,10 +41,10 @@ public enum StoreLocator {
         }
     }
 
-    /// `~/x` → `$HOME/x`; relative paths are made absolute against the current directory.
-    static func expand(_ path: String) -> String {
+    /// `~/x` → `home/x`; relative paths are made absolute against the current directory.
+    static func expand(_ path: String, home: String) -> String {
         var result = path
-        if result.hasPrefix("~/") { result = FileManager.default.homeDirectoryForCurrentUser.path + result.dropFirst(1) }
+        if result.hasPrefix("~/") { result = home + result.dropFirst(1) }
         if !result.isEmpty, !result.hasPrefix("/") { result = FileManager.default.currentDirectoryPath + "/" + result }
         return result
     }

@@ -107,4 +107,14 @@ import Testing
         #expect(query.status == 0)
         #expect(query.standardOutput.split(separator: "\n").count == 25)
     }
+
+    /// `~/` in a store URL is `$HOME`, as a shell would read it.
+    @Test func aTildeInAStoreURLIsTheHomeFolder() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let environment = TestEnvironment.isolated(folder)
+        let query = try await AggProcess.run(["query", "metro", "--offline", "--store", "sqlite:~/mine.sqlite"], environment: environment)
+        #expect(query.status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/mine.sqlite"))
+    }
 }

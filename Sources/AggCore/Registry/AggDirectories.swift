@@ -2,6 +2,8 @@
 /// `$XDG_CONFIG_HOME/agg` (default `~/.config/agg`), `$XDG_DATA_HOME/agg` (default
 /// `~/.local/share/agg`) and `$XDG_CACHE_HOME/agg` (default `~/.cache/agg`).
 public struct AggDirectories: Sendable, Hashable {
+    /// The home folder: `$HOME` (or `/tmp` without one), which `~` stands for.
+    public var home: String
     /// Configuration: user definitions live in `sources.d/` here.
     public var config: String
     /// Data: the default SQLite store.
@@ -12,6 +14,7 @@ public struct AggDirectories: Sendable, Hashable {
     /// The directories for an environment (normally `ProcessInfo.processInfo.environment`).
     public init(environment: [String: String]) {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        self.home = home
         func base(_ variable: String, _ fallback: String) -> String {
             if let value = environment[variable], value.hasPrefix("/") { return value }
             return home + "/" + fallback
