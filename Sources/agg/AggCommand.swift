@@ -8,8 +8,8 @@ struct AggCommand: AsyncParsableCommand {
         commandName: "agg",
         abstract: "Aggregate public data sources behind one query interface.",
         discussion: """
-            Sources are declared in YAML: the built-in sources.yaml, every *.yaml in
-            $XDG_CONFIG_HOME/agg/sources.d/, the colon-separated files in AGG_SOURCES, and each
+            Sources are declared in YAML: the built-in sources.yaml, every *.yaml in \
+            $XDG_CONFIG_HOME/agg/sources.d/, the colon-separated files in AGG_SOURCES, and each \
             --sources FILE, later ones overriding earlier ones.
 
             Examples:

@@ -19,7 +19,7 @@ struct ImagesCommand: AsyncParsableCommand {
             commandName: "fetch",
             abstract: "Download the images of a source's records (those a query matches) into the cache.",
             discussion: """
-                Images already cached are not downloaded again; --refresh revalidates them with
+                Images already cached are not downloaded again; --refresh revalidates them with \
                 their ETag and Last-Modified. Only real images are kept (JPEG, PNG, GIF, WebP).
 
                 Examples:

@@ -12,7 +12,7 @@ struct InsertCommand: AsyncParsableCommand {
         commandName: "insert",
         abstract: "Add your own record to a source, kept beside the remote ones.",
         discussion: """
-            The record gets the next sequence number of the source and the key local-N. It is
+            The record gets the next sequence number of the source and the key local-N. It is \
             listed first (newest first) and no sync ever touches it.
 
             Examples:

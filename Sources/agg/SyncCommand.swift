@@ -20,7 +20,7 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Fetch sources and replace their stored snapshots (your own records are never touched).",
         discussion: """
-            A sync replaces the snapshot atomically: if it fails or is interrupted, the previous
+            A sync replaces the snapshot atomically: if it fails or is interrupted, the previous \
             snapshot stays as it was.
 
             Examples:

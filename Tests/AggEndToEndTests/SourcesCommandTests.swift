@@ -113,4 +113,27 @@ import Testing
         #expect(help.standardOutput.contains("Examples:"))
         #expect(help.standardOutput.contains("64  usage error"))
     }
+
+    /// Help paragraphs are rewrapped to the terminal's width: a sentence that goes on to the
+    /// next line never leaves a word or two stranded on a line of its own.
+    @Test(arguments: [
+        [], ["sources"], ["sources", "list"], ["sources", "show"], ["sources", "validate"], ["sync"], ["query"],
+        ["show"], ["insert"], ["update"], ["delete"], ["images"], ["images", "fetch"], ["images", "path"], ["images", "prune"],
+    ])
+    func helpParagraphsFillTheirLines(command: [String]) async throws {
+        for width in [60, 80, 100] {
+            let help = try await AggProcess.run(command + ["--help"], environment: ["COLUMNS": String(width)])
+            #expect(help.status == 0)
+            let lines = help.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+            for (line, next) in zip(lines, lines.dropFirst()) where Self.isProse(line) && Self.isProse(next) {
+                #expect(line.count + 1 + next.prefix { $0 != " " }.count >= width, "stranded line at width \(width): \(line)")
+            }
+        }
+    }
+
+    /// An unindented line of a paragraph (not a heading, example or option).
+    private static func isProse(_ line: Substring) -> Bool {
+        guard let first = line.first, first != " " else { return false }
+        return !line.hasSuffix(":") && !line.hasPrefix("USAGE:")
+    }
 }
