@@ -67,6 +67,16 @@ def agg_environment(home, port):
     return env
 
 
+def swift_start_floor(workdir):
+    """A statically linked Swift program that prints one line: what starting any Swift process costs here."""
+    source = os.path.join(workdir, "hello.swift")
+    with open(source, "w") as handle:
+        handle.write('print("hello")\n')
+    program = os.path.join(workdir, "hello")
+    subprocess.run(["swiftc", "-O", "-static-stdlib", source, "-o", program], check=True, stdout=subprocess.DEVNULL)
+    return program
+
+
 def median(values):
     return statistics.median(values)
 
@@ -137,15 +147,19 @@ def main():
                "WHERE search >= '{p}' AND search < '{p}\U0010FFFF' ORDER BY position LIMIT 20) AS p "
                "JOIN snapshot.records AS r ON r.position = p.position JOIN snapshot.documents AS d ON d.position = p.position "
                "ORDER BY p.position;").format(p=folded, s=snapshot)
-        # The two take turns, many times: each run takes milliseconds, and this VM's speed drifts.
-        query_times, sqlite_times = [], []
+        floor_program = swift_start_floor(workdir)
+        # The three take turns, many times: each run takes milliseconds, and this VM's speed drifts.
+        query_times, sqlite_times, floor_times = [], [], []
         for _ in range(max(30, arguments.runs)):
             query_times.append(measure(query, env=env)[0])
             sqlite_times.append(measure(["sqlite3", database, sql])[0])
-        agg_query, sqlite_query = median(query_times), median(sqlite_times)
+            floor_times.append(measure([floor_program])[0])
+        agg_query, sqlite_query, swift_floor = median(query_times), median(sqlite_times), median(floor_times)
         rows.append((f"agg query --prefix --limit 20 on {largest:,} records", f"{agg_query * 1000:.1f} ms",
                      f"agg/sqlite3 {agg_query / sqlite_query:.2f}x"))
         rows.append(("sqlite3 shell, the same indexed query", f"{sqlite_query * 1000:.1f} ms", ""))
+        rows.append(("Swift hello world, static (any Swift process's start)", f"{swift_floor * 1000:.1f} ms",
+                     f"hello/sqlite3 {swift_floor / sqlite_query:.2f}x"))
         version_times = [measure([arguments.agg, "--version"], env=env)[0] for _ in range(max(30, arguments.runs))]
         rows.append(("agg --version (process start-up alone)", f"{median(version_times) * 1000:.1f} ms", ""))
         list_times = [measure([arguments.agg, "sources", "list", "--format", "json"], env=env)[0] for _ in range(max(30, arguments.runs))]
