@@ -60,6 +60,23 @@ import Testing
         }
     }
 
+    /// Once the bundled snapshot is stored, each query tries the source again; when that
+    /// fails, one notice says so and labels the data as the bundled snapshot with its date
+    /// (not as data stored "just now").
+    @Test func aFailingRefreshOfTheBundledSnapshotSaysItIsTheBundledSnapshot() async throws {
+        try await withFixtureServer({ _ in .text("down", status: 503) }) { server in
+            var aggregator = SyncTests.aggregator(server)
+            aggregator.httpConfiguration.retry.maximumAttempts = 1
+            _ = try await aggregator.query(Self.zoo)
+            let result = try await aggregator.query(Self.zoo)
+            #expect(result.records.count == 17)
+            #expect(result.notices.count == 1)
+            #expect(result.notices.first?.hasPrefix("could not refresh zoo: zoo: \(server.baseURL)") == true)
+            #expect(result.notices.first?.hasSuffix("; showing the bundled snapshot recorded 2026-03-25, not live data; run 'agg sync zoo' when online") == true)
+            #expect(server.requests.count == 2)
+        }
+    }
+
     @Test func nothingStoredAndNoBundleFailsClearly() async throws {
         try await withFixtureServer({ _ in .text("down", status: 503) }) { server in
             var aggregator = SyncTests.aggregator(server)

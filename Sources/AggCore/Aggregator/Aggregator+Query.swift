@@ -56,6 +56,7 @@ extension Aggregator {
         guard definition.kind == .remote else { return QueryResult(records: [], sync: nil, notices: [], state: nil) }
         var notices: [String] = []
         var report: SyncReport?
+        var refreshFailure: String?
         var state = try await store.syncState(of: collection)
         let stale = state.map { Self.isStale($0, ttl: definition.ttl, now: now) } ?? true
         let wantsSync = freshness == .refresh || page != nil || (freshness == .automatic && stale)
@@ -69,15 +70,22 @@ extension Aggregator {
                 report = try await sync(definition.name, options: SyncOptions(parameters: parameters, page: page), client: client, progress: progress)
                 state = try await store.syncState(of: collection)
             } catch let error where (error is SyncError || error is ConfigurationError) && state != nil {
-                notices.append("could not refresh \(collection): \(error); showing data from \(Self.age(of: state!.syncedAt, now: now))")
+                refreshFailure = "could not refresh \(collection): \(error)"
             }
         }
         guard let state else {
             throw SyncError(kind: .network, source: definition.name,
                             message: freshness == .offline ? "nothing is stored yet and --offline forbids fetching; run 'agg sync \(definition.name)' when online" : "nothing is stored yet")
         }
+        var bundled: String?
         if case .bundledSnapshot(let recorded) = state.provenance, report?.provenance != state.provenance {
-            notices.append("\(definition.name): showing the bundled snapshot recorded \(recorded), not live data; run 'agg sync \(definition.name)' when online")
+            bundled = "showing the bundled snapshot recorded \(recorded), not live data; run 'agg sync \(definition.name)' when online"
+        }
+        if let refreshFailure {
+            // The time a bundled snapshot was stored says nothing about how old its data is.
+            notices.append("\(refreshFailure); \(bundled ?? "showing data from \(Self.age(of: state.syncedAt, now: now))")")
+        } else if let bundled {
+            notices.append("\(definition.name): \(bundled)")
         }
         return QueryResult(records: [], sync: report, notices: notices, state: state)
     }
