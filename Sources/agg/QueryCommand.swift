@@ -59,12 +59,14 @@ struct QueryCommand: AsyncParsableCommand {
             let selected = fields.map { $0.split(separator: ",").map { String($0).trimmingSpaces } }
             let formatter = RecordFormatter(definition: definition, fields: selected, includeRaw: raw, imageCache: global.imageCache)
             let outputFormat = format ?? (Terminal.standardOutputIsTerminal ? .table : .ndjson)
+            var fieldCheck = UnknownFieldCheck(named: (query.namedFields + (selected ?? [])).uniqued())
             var count = 0
             switch outputFormat {
             case .table, .csv:
                 // Both need every record first: for the column widths, for the header row.
                 let records = try await aggregator.store.records(matching: query)
                 count = records.count
+                records.forEach { fieldCheck.note($0) }
                 if outputFormat == .csv {
                     print(formatter.csv(records), terminator: "")
                 } else if !records.isEmpty {
@@ -80,11 +82,14 @@ struct QueryCommand: AsyncParsableCommand {
                     if array, count > 0 { output.append(",".utf8) }
                     output.append(formatter.jsonLine(record))
                     if !array { output.append("\n".utf8) }
+                    fieldCheck.note(record)
                     count += 1
                 }
                 if array { output.append("]\n".utf8) }
             }
+            let unknownField = try await fieldCheck.report(collection, with: aggregator)
             if count == 0 {
+                if unknownField { throw ExitStatus.usage.code }
                 if Terminal.standardErrorIsTerminal { Terminal.printError("no records matched") }
                 throw ExitStatus.noResults.code
             }

@@ -42,6 +42,28 @@ import Testing
         }
     }
 
+    /// A misspelt field gets a "did you mean" from the stored records' fields: a usage error
+    /// when nothing matched, a warning beside the output otherwise; real fields get neither.
+    @Test func aMisspeltFieldIsNamedWithTheClosestOne() async throws {
+        try await withMetro { environment, _ in
+            let filtered = try await AggProcess.run(["query", "metro", "--where", "staton=南勢角站", "--format", "ndjson"], environment: environment)
+            #expect(filtered.status == 64)
+            #expect(filtered.standardOutput == "")
+            #expect(filtered.standardError == "agg: no metro record has a field 'staton'; did you mean 'station'?\n")
+            let selected = try await AggProcess.run(["query", "metro", "--fields", "station,destinaton", "--sort", "updatd", "--format", "csv"], environment: environment)
+            #expect(selected.status == 0)
+            #expect(selected.standardOutput.split(separator: "\r\n").count == 25)
+            #expect(selected.standardError == """
+                agg: no metro record has a field 'updatd'; did you mean 'updated'?
+                agg: no metro record has a field 'destinaton'; did you mean 'destination'?
+
+                """)
+            let correct = try await AggProcess.run(["query", "metro", "--where", "station=nowhere", "--fields", "station,key", "--format", "ndjson"], environment: environment)
+            #expect(correct.status == 1)
+            #expect(correct.standardError == "")
+        }
+    }
+
     @Test func offlineOpensNoConnection() async throws {
         try await withMetro { environment, server in
             let before = server.requests.count

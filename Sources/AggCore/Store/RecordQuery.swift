@@ -86,6 +86,18 @@ public struct RecordQuery: Sendable, Hashable {
         }
     }
 
+    /// The fields the filters and sort keys name, in order, without repeats.
+    public var namedFields: [String] {
+        var names: [String] = []
+        for filter in filters {
+            switch filter {
+            case .prefix(let field, _), .contains(let field?, _), .compare(let field, _, _): names.append(field)
+            case .contains(nil, _): break
+            }
+        }
+        return (names + sort.map(\.field)).uniqued()
+    }
+
     /// Whether `record` passes every filter and the origin filter.
     public func matches(_ record: Record) -> Bool {
         if origin != .all, record.origin.rawValue != origin.rawValue { return false }
