@@ -34,6 +34,21 @@ import Testing
         #expect(picked.hasSuffix(#""fields":{"weight":120}}"#))
     }
 
+    /// Every format shows a record's key and origin, so picking them does not repeat them,
+    /// unless the record has fields by those names.
+    @Test func pickingKeyOrOriginDoesNotRepeatThem() throws {
+        let formatter = RecordFormatter(definition: Self.definition, fields: ["key", "name", "origin"])
+        let record = Self.record()
+        #expect(formatter.tableColumns(for: [record]) == ["name"])
+        #expect(formatter.csv([record]).hasPrefix("key,origin,name\r\n1,local,"))
+        let line = String(decoding: formatter.jsonLine(record), as: UTF8.self)
+        #expect(line.hasSuffix(#""fields":{"name":"大貓熊 \"Yuan Zai\"\n"}}"#))
+        var withKeyField = record
+        withKeyField.fields["key"] = "K-1"
+        #expect(formatter.tableColumns(for: [record, withKeyField]) == ["key", "name"])
+        #expect(String(decoding: formatter.jsonLine(withKeyField), as: UTF8.self).contains(#""fields":{"key":"K-1","#))
+    }
+
     @Test func changingTheFieldsDropsTheirTextAndTheTextIsNotPartOfTheValue() {
         var kept = Self.record()
         kept.keepFieldsText(JSONWriter.bytes(.object(Self.fields)))

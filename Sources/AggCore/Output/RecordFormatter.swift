@@ -30,9 +30,15 @@ public struct RecordFormatter: Sendable {
         self.imageLookup = imageCache.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The picked fields that get a column of their own: all but `key` and `origin`, which
+    /// every format shows anyway, unless a record has a field by that name.
+    func pickedColumns(for records: [Record]) -> [String]? {
+        fields?.filter { name in !["key", "origin"].contains(name) || records.contains { $0.fields[name] != nil } }
+    }
+
     /// The fields a table shows for `records`.
     public func tableColumns(for records: [Record]) -> [String] {
-        if let fields { return fields }
+        if let picked = pickedColumns(for: records) { return picked }
         if !definition.columns.isEmpty { return definition.columns }
         var columns: [String] = definition.search.map { [$0] } ?? []
         for record in records.prefix(50) {
@@ -61,7 +67,7 @@ public struct RecordFormatter: Sendable {
         var object = header(record)
         var fields = record.fields
         if let selected = self.fields {
-            fields = JSONObject(selected.compactMap { name in RecordQuery.value(of: record, name).map { (name, $0) } })
+            fields = JSONObject(selected.compactMap { name in record.fields[name].map { (name, $0) } })
         }
         object["fields"] = .object(fields)
         if includeRaw, let raw = record.raw { object["raw"] = raw }
@@ -106,7 +112,7 @@ public struct RecordFormatter: Sendable {
 
     /// RFC 4180 CSV with a header row: key, origin, then the fields.
     public func csv(_ records: [Record]) -> String {
-        var columns = fields ?? []
+        var columns = pickedColumns(for: records) ?? []
         if fields == nil {
             for record in records {
                 for key in record.fields.keys where !columns.contains(key) { columns.append(key) }
