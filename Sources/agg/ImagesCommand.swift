@@ -44,14 +44,20 @@ struct ImagesCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") }
-            }
+        }
 
         func run() async throws {
             try await reportingFailures {
                 let aggregator = try global.makeAggregator()
                 let definition = try aggregator.source(named: source)
-                let collection = try aggregator.collection(of: definition, parameters: try parameters.values)
-                let urls = try await aggregator.imageURLs(matching: try filters.query(for: definition, collection: collection))
+                let given = try parameters.values
+                let collection = try aggregator.collection(of: definition, parameters: given)
+                let query = try filters.query(for: definition, collection: collection)
+                try await DataPreparation.prepare(collection, with: aggregator, freshness: .automatic, parameters: given)
+                let urls = try await aggregator.imageURLs(matching: query)
+                if urls.isEmpty, try await UnknownFieldCheck(named: query.namedFields).report(collection, with: aggregator) {
+                    throw ExitStatus.usage.code
+                }
                 var configuration = aggregator.httpConfiguration
                 configuration.maximumConcurrentTransfers = jobs
                 configuration.maximumResponseSize = ImageFormat.maximumSize

@@ -15,7 +15,7 @@ import Testing
         """
 
     /// A server with `count` records whose images are on the same server.
-    func withPictures(count: Int, _ body: ([String: String], FixtureServer, TemporaryDirectory) async throws -> Void) async throws {
+    func withPictures(count: Int, synced: Bool = true, _ body: ([String: String], FixtureServer, TemporaryDirectory) async throws -> Void) async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let list: FixtureServer.Handler = { request in
@@ -29,7 +29,7 @@ import Testing
             var environment = TestEnvironment.isolated(folder)
             environment["AGG_SOURCES"] = try folder.write("pictures.yaml", Self.definitions)
             environment["PICTURES_URL"] = server.baseURL
-            #expect(try await AggProcess.run(["sync", "pictures"], environment: environment).status == 0)
+            if synced { #expect(try await AggProcess.run(["sync", "pictures"], environment: environment).status == 0) }
             try await body(environment, server, folder)
         }
     }
@@ -47,6 +47,20 @@ import Testing
             #expect(second.standardOutput.hasPrefix("300 images: 0 fetched ("))
             #expect(second.standardOutput.contains("300 already cached"))
             #expect(server.requests.filter { $0.path.hasPrefix("/img/") }.count == 300)
+        }
+    }
+
+    /// Like a query, fetching images syncs a source that has nothing stored yet, and a
+    /// misspelt field in its filters is named instead of fetching nothing in silence.
+    @Test func fetchingSyncsFirstAndNamesAMisspeltField() async throws {
+        try await withPictures(count: 4, synced: false) { environment, server, _ in
+            let fetched = try await AggProcess.run(["images", "fetch", "pictures"], environment: environment)
+            #expect(fetched.status == 0)
+            #expect(fetched.standardOutput.hasPrefix("4 images: 4 fetched ("))
+            #expect(server.requests.filter { $0.path == "/list.json" }.count == 1)
+            let misspelt = try await AggProcess.run(["images", "fetch", "pictures", "--where", "titel=picture 2"], environment: environment)
+            #expect(misspelt.status == 64)
+            #expect(misspelt.standardError == "agg: no pictures record has a field 'titel'; did you mean 'title'?\n")
         }
     }
 
