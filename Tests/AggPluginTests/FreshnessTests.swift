@@ -55,7 +55,7 @@ import Testing
             let later = Date().addingTimeInterval(3 * 86_400)
             let result = try await aggregator.query(Self.zoo, now: later)
             #expect(result.records.count == 17)
-            #expect(result.notices.first?.hasPrefix("could not refresh zoo: zoo: \(server.baseURL)") == true)
+            #expect(result.notices.first?.hasPrefix("could not refresh zoo: \(server.baseURL)") == true)
             #expect(result.notices.first?.hasSuffix("showing data from 3 days ago") == true)
         }
     }
@@ -71,7 +71,7 @@ import Testing
             let result = try await aggregator.query(Self.zoo)
             #expect(result.records.count == 17)
             #expect(result.notices.count == 1)
-            #expect(result.notices.first?.hasPrefix("could not refresh zoo: zoo: \(server.baseURL)") == true)
+            #expect(result.notices.first?.hasPrefix("could not refresh zoo: \(server.baseURL)") == true)
             #expect(result.notices.first?.hasSuffix("; showing the bundled snapshot recorded 2026-03-25, not live data; run 'agg sync zoo' when online") == true)
             #expect(server.requests.count == 2)
         }

@@ -69,7 +69,9 @@ extension Aggregator {
             do {
                 report = try await sync(definition.name, options: SyncOptions(parameters: parameters, page: page), client: client, progress: progress)
                 state = try await store.syncState(of: collection)
-            } catch let error where (error is SyncError || error is ConfigurationError) && state != nil {
+            } catch let error as SyncError where state != nil {
+                refreshFailure = "could not refresh \(collection): \(error.message)"
+            } catch let error as ConfigurationError where state != nil {
                 refreshFailure = "could not refresh \(collection): \(error)"
             }
         }
