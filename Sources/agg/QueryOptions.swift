@@ -19,10 +19,12 @@ struct QueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sort by FIELD, or FIELD:desc; repeatable. Default: your records first, newest first, then the source's order.", valueName: "FIELD[:desc]"))
     var sort: [String] = []
 
-    @Option(help: "At most this many records.")
+    // Unconditional, so that `--limit -1` reaches `validate()` as a number instead of
+    // reading as a missing value followed by an option.
+    @Option(parsing: .unconditional, help: "At most this many records.")
     var limit: Int?
 
-    @Option(help: "Skip this many records first.")
+    @Option(parsing: .unconditional, help: "Skip this many records first.")
     var offset: Int = 0
 
     @Option(help: "Which records: all, local (yours) or remote.")

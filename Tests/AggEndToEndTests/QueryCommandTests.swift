@@ -64,6 +64,15 @@ import Testing
         }
     }
 
+    /// A negative number is refused for what it is, not read as a missing value.
+    @Test func aNegativeLimitOrOffsetIsRefusedByName() async throws {
+        for option in ["--limit", "--offset"] {
+            let outcome = try await AggProcess.run(["query", "metro", option, "-1"])
+            #expect(outcome.status == 64)
+            #expect(outcome.standardError.hasPrefix("Error: \(option) must be 0 or more\n"))
+        }
+    }
+
     @Test func offlineOpensNoConnection() async throws {
         try await withMetro { environment, server in
             let before = server.requests.count
