@@ -14,18 +14,6 @@ public enum JSONWriter {
         return output.bytes()
     }
 
-    /// Appends the compact JSON of `value` to `output`.
-    public static func write(_ value: JSONValue, into output: inout [UInt8]) {
-        output.append(contentsOf: bytes(value))
-    }
-
-    /// Appends a JSON string literal for `text`.
-    public static func writeString(_ text: String, into output: inout [UInt8]) {
-        var literal = Output(capacity: text.utf8.count + 2)
-        literal.writeString(text)
-        output.append(contentsOf: literal.bytes())
-    }
-
     /// A growing byte buffer written through its pointer: appending a run costs one
     /// capacity check and one copy, where `Array.append(contentsOf:)` also went through
     /// uniqueness checks and the generic sequence copy for every string and punctuation mark.
