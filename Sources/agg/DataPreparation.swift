@@ -6,13 +6,13 @@ import AggCore
 enum DataPreparation {
     static func prepare(
         _ collection: CollectionID, with aggregator: Aggregator, freshness: Freshness,
-        page: PageSelection? = nil, parameters: [String: String]
+        page: PageSelection? = nil, parameters: [String: String], origin: RecordQuery.OriginFilter = .all
     ) async throws {
         let progress = ProgressLine()
         let result: QueryResult
         do {
             result = try await aggregator.prepare(
-                collection, freshness: freshness, page: page, parameters: parameters,
+                collection, freshness: freshness, page: page, parameters: parameters, origin: origin,
                 progress: progress.syncHandler(source: collection.source))
         } catch let error as SyncError {
             progress.clear()

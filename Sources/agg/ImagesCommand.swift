@@ -53,7 +53,7 @@ struct ImagesCommand: AsyncParsableCommand {
                 let given = try parameters.values
                 let collection = try aggregator.collection(of: definition, parameters: given)
                 let query = try filters.query(for: definition, collection: collection)
-                try await DataPreparation.prepare(collection, with: aggregator, freshness: .automatic, parameters: given)
+                try await DataPreparation.prepare(collection, with: aggregator, freshness: .automatic, parameters: given, origin: query.origin)
                 let urls = try await aggregator.imageURLs(matching: query)
                 if urls.isEmpty, try await UnknownFieldCheck(named: query.namedFields).report(collection, with: aggregator) {
                     throw ExitStatus.usage.code

@@ -55,7 +55,7 @@ struct QueryCommand: AsyncParsableCommand {
             let query = try filters.query(for: definition, collection: collection, includeRaw: raw)
             try await DataPreparation.prepare(
                 collection, with: aggregator, freshness: refresh ? .refresh : (offline ? .offline : .automatic),
-                page: page, parameters: given)
+                page: page, parameters: given, origin: query.origin)
             let selected = fields.map { $0.split(separator: ",").map { String($0).trimmingSpaces } }
             let formatter = RecordFormatter(definition: definition, fields: selected, includeRaw: raw, imageCache: global.imageCache)
             let outputFormat = format ?? (Terminal.standardOutputIsTerminal ? .table : .ndjson)

@@ -42,6 +42,22 @@ import Testing
         }
     }
 
+    /// `--origin local` reads no remote data: on a fresh store it neither fetches nor says
+    /// anything about the source being unreachable or stale.
+    @Test func localRecordsOnlyFetchNothing() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await withFixtureServer(try FixtureRoutes.file(Self.metroFixture)) { server in
+            let environment = TestEnvironment.pointing(at: server, folder)
+            #expect(try await AggProcess.run(["insert", "metro", "station=南港站", "destination=頂埔站"], environment: environment).status == 0)
+            let local = try await AggProcess.run(["query", "metro", "--origin", "local", "--fields", "station"], environment: environment)
+            #expect(local.status == 0)
+            #expect(local.standardOutput == "{\"source\":\"metro\",\"key\":\"local-1\",\"origin\":\"local\",\"sequence\":1,\"fields\":{\"station\":\"南港站\"}}\n")
+            #expect(local.standardError == "")
+            #expect(server.requests.isEmpty)
+        }
+    }
+
     /// A misspelt field gets a "did you mean" from the stored records' fields: a usage error
     /// when nothing matched, a warning beside the output otherwise; real fields get neither.
     @Test func aMisspeltFieldIsNamedWithTheClosestOne() async throws {

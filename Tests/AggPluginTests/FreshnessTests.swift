@@ -77,6 +77,23 @@ import Testing
         }
     }
 
+    /// Local records only read no remote data: nothing is fetched or seeded and no notice is
+    /// given, unless a refresh is asked for.
+    @Test func localRecordsOnlyNeedNoRemoteData() async throws {
+        try await withFixtureServer(try FixtureRoutes.dataTaipei(Fixtures.fullZoo)) { server in
+            let aggregator = SyncTests.aggregator(server)
+            _ = try await aggregator.insert(into: "zoo", fields: ["name": "石虎", "image": "https://example.com/cat.jpg"])
+            let local = RecordQuery(collection: CollectionID(source: "zoo"), origin: .local)
+            let result = try await aggregator.query(local)
+            #expect(result.records.map { $0.fields["name"] } == ["石虎"])
+            #expect(result.sync == nil && result.notices.isEmpty && result.state == nil)
+            #expect(server.requests.isEmpty)
+            #expect(try await aggregator.store.syncState(of: local.collection) == nil)
+            #expect(try await aggregator.query(local, freshness: .refresh).sync?.records == 313)
+            #expect(server.requests.count == 1)
+        }
+    }
+
     @Test func nothingStoredAndNoBundleFailsClearly() async throws {
         try await withFixtureServer({ _ in .text("down", status: 503) }) { server in
             var aggregator = SyncTests.aggregator(server)

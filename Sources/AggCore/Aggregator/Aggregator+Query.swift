@@ -31,14 +31,17 @@ extension Aggregator {
     /// missing or stale. If the sync fails and older data exists, the older data answers with
     /// a notice giving its age; if nothing exists, the bundled snapshot answers (labelled), or
     /// the sync's error is thrown. `page` fetches one page of a page-numbered source first
-    /// (`.random` for a new random collection).
+    /// (`.random` for a new random collection). A query of local records only
+    /// (`origin: .local`) reads no remote data, so it syncs only when `freshness` is `.refresh`
+    /// or a `page` is asked for.
     public func query(
         _ query: RecordQuery, freshness: Freshness = .automatic, page: PageSelection? = nil,
         parameters: [String: String] = [:], client: HTTPClient? = nil,
         progress: @Sendable (SyncEvent) -> Void = { _ in }, now: Date = Date()
     ) async throws -> QueryResult {
         var result = try await prepare(
-            query.collection, freshness: freshness, page: page, parameters: parameters, client: client, progress: progress, now: now)
+            query.collection, freshness: freshness, page: page, parameters: parameters, origin: query.origin,
+            client: client, progress: progress, now: now)
         result.records = try await store.records(matching: query)
         return result
     }
@@ -46,14 +49,18 @@ extension Aggregator {
     /// Makes `collection`'s remote data ready to read as `freshness` asks: syncs when it is
     /// missing or stale (or always, for `.refresh` or a `page`), seeds the bundled snapshot
     /// when offline with nothing stored, and explains in notices what is being answered from.
-    /// The result has no records yet; local sources need no preparation.
+    /// The result has no records yet. Local sources need no preparation, and neither does
+    /// reading only local records (`origin: .local`) unless `freshness` is `.refresh` or a
+    /// `page` is asked for: the remote data is not read, so neither its absence nor its age
+    /// matters.
     public func prepare(
         _ collection: CollectionID, freshness: Freshness = .automatic, page: PageSelection? = nil,
-        parameters: [String: String] = [:], client: HTTPClient? = nil,
+        parameters: [String: String] = [:], origin: RecordQuery.OriginFilter = .all, client: HTTPClient? = nil,
         progress: @Sendable (SyncEvent) -> Void = { _ in }, now: Date = Date()
     ) async throws -> QueryResult {
         let definition = try self.source(named: collection.source)
-        guard definition.kind == .remote else { return QueryResult(records: [], sync: nil, notices: [], state: nil) }
+        let readsRemoteData = origin != .local || freshness == .refresh || page != nil
+        guard definition.kind == .remote, readsRemoteData else { return QueryResult(records: [], sync: nil, notices: [], state: nil) }
         var notices: [String] = []
         var report: SyncReport?
         var refreshFailure: String?
