@@ -59,6 +59,13 @@ import Testing
         #expect(error?.description == "source 'flickr' needs the secret FLICKR_API_KEY in the environment, and it is not set; get one at https://www.flickr.com/services/apps/create/apply/")
     }
 
+    /// A wrong parameter is reported before a missing secret: it is what the user just typed,
+    /// and fixing the secret first would only lead to the second error.
+    @Test func aWrongParameterIsReportedBeforeAMissingSecret() throws {
+        let error = #expect(throws: ConfigurationError.self) { try source("flickr").resolveRequest(environment: [:], parameters: ["lat": "abc"]) }
+        #expect(error?.kind == .invalidParameter("lat"))
+    }
+
     @Test func anUnsetVariableMattersOnlyForTheSourceThatUsesIt() throws {
         #expect(throws: Never.self) { try source("flickr").resolveRequest(environment: ["FLICKR_API_KEY": "k"], parameters: ["lat": "1"]) }
         let error = #expect(throws: ConfigurationError.self) { try source("other").resolveRequest(environment: [:]) }

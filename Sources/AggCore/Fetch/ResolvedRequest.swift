@@ -53,23 +53,16 @@ extension SourceDefinition {
         guard let request else {
             throw ConfigurationError(kind: .missingVariable(""), description: "source '\(name)' is local; it has no request to send")
         }
-        for secret in secrets where environment[secret.variable]?.isEmpty ?? true {
-            var message = "source '\(name)' needs the secret \(secret.variable) in the environment, and it is not set"
-            if let help = secret.help { message += "; \(help)" }
-            throw ConfigurationError(kind: .missingSecret(secret.variable), description: message)
-        }
+        // Parameters first: they are what the user just typed.
         let values = try resolveParameters(given)
+        if let secret = secrets.first(where: { environment[$0.variable]?.isEmpty ?? true }) { throw missing(secret) }
         let secretNames = Set(secrets.map(\.variable))
         var secretValues: [String] = []
         func render(_ template: Template, _ place: String) throws(ConfigurationError) -> String {
             do {
                 return try template.render(environment: environment, parameters: values) { segment in
                     guard case .environment(let variable, _) = segment else { return }
-                    if let secret = secrets.first(where: { $0.variable == variable }) {
-                        var message = "source '\(name)' needs the secret \(variable) in the environment, and it is not set"
-                        if let help = secret.help { message += "; \(help)" }
-                        throw ConfigurationError(kind: .missingSecret(variable), description: message)
-                    }
+                    if let secret = secrets.first(where: { $0.variable == variable }) { throw missing(secret) }
                     throw ConfigurationError(
                         kind: .missingVariable(variable),
                         description: "source '\(name)' needs the environment variable \(variable) (used in its \(place)), and it is not set")
@@ -98,6 +91,13 @@ extension SourceDefinition {
         }
         let body = try request.body.map { (template) throws(ConfigurationError) -> String in try render(template, "request body") }
         return ResolvedRequest(url: url, method: request.method, headers: headers, body: body, secretValues: secretValues, parameters: values)
+    }
+
+    /// The error for `secret` being unset, with where to get a value.
+    private func missing(_ secret: SecretDefinition) -> ConfigurationError {
+        var message = "source '\(name)' needs the secret \(secret.variable) in the environment, and it is not set"
+        if let help = secret.help { message += "; \(help)" }
+        return ConfigurationError(kind: .missingSecret(secret.variable), description: message)
     }
 
     /// The parameter values to use: the given ones checked against the declarations, plus
