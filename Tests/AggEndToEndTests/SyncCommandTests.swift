@@ -87,6 +87,22 @@ import Testing
         #expect(again.standardError.contains("showing the bundled snapshot recorded 2026-03-25, not live data"))
     }
 
+    /// A bundled snapshot answering for a collection with parameters says it was recorded
+    /// for others: the recorded Flickr search is not a search around the place asked for.
+    @Test func theBundledSnapshotOfAParameterisedSourceSaysItIsForOtherParameters() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var environment = TestEnvironment.isolated(folder)
+        environment["AGG_FLICKR_API"] = "http://127.0.0.1:9"
+        environment["FLICKR_API_KEY"] = "0123456789abcdef"
+        let arguments = ["query", "flickr", "--param", "lat=25.03", "--param", "lon=121.56", "--format", "ndjson"]
+        let first = try await AggProcess.run(arguments, environment: environment)
+        #expect(first.status == 0)
+        #expect(first.standardError.contains("using the bundled snapshot recorded 2020-02-22 (10 records; recorded with other parameters, not lat=25.03, lon=121.56, radius=5)"))
+        let again = try await AggProcess.run(arguments + ["--offline"], environment: environment)
+        #expect(again.standardError == "agg: flickr: showing the bundled snapshot recorded 2020-02-22 (recorded with other parameters, not lat=25.03, lon=121.56, radius=5), not live data; run 'agg sync flickr' when online\n")
+    }
+
     /// libcurl is opened on the first fetch; without it, agg still starts, says what is
     /// missing, and answers from the bundled snapshot like when offline.
     @Test func withoutLibcurlSyncSaysSoAndFallsBackToTheBundledSnapshot() async throws {

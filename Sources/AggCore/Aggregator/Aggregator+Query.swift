@@ -88,7 +88,8 @@ extension Aggregator {
         }
         var bundled: String?
         if case .bundledSnapshot(let recorded) = state.provenance, report?.provenance != state.provenance {
-            bundled = "showing the bundled snapshot recorded \(recorded), not live data; run 'agg sync \(definition.name)' when online"
+            let caveat = Self.bundledSnapshotCaveat(for: collection).map { " (\($0))" } ?? ""
+            bundled = "showing the bundled snapshot recorded \(recorded)\(caveat), not live data; run 'agg sync \(definition.name)' when online"
         }
         if let refreshFailure {
             // The time a bundled snapshot was stored says nothing about how old its data is.

@@ -97,11 +97,23 @@ extension Aggregator {
             syncedAt: Date(), stopReason: StopReason.bundledSnapshot.rawValue, recordCount: page.records.count, pagesFetched: 1,
             provenance: .bundledSnapshot(recorded: bundled.recorded))
         try await store.replaceSnapshot(of: collection, with: [page.records].async) { _ in state }
-        progress(.notice("\(collection.source): \(reason); using the bundled snapshot recorded \(bundled.recorded) (\(page.records.count) records). Run 'agg sync \(collection.source)' when online."))
+        let caveat = Self.bundledSnapshotCaveat(for: collection).map { "; \($0)" } ?? ""
+        progress(.notice("\(collection.source): \(reason); using the bundled snapshot recorded \(bundled.recorded) (\(page.records.count) records\(caveat)). Run 'agg sync \(collection.source)' when online."))
         return SyncReport(
             collection: collection, stopReason: .bundledSnapshot, pages: 1, records: page.records.count, skipped: page.skipped,
             warnings: page.warnings, bytes: bundled.body.count, duration: Date().timeIntervalSince(started),
             provenance: .bundledSnapshot(recorded: bundled.recorded))
+    }
+}
+
+extension Aggregator {
+    /// For a collection with parameters, that a bundled snapshot stored as its data answers
+    /// for other parameters (`recorded with other parameters, not lat=1, lon=2`): a recorded
+    /// Flickr search shows photos of the place it was recorded for, not of the one asked.
+    static func bundledSnapshotCaveat(for collection: CollectionID) -> String? {
+        guard !collection.parameters.isEmpty else { return nil }
+        let values = collection.parameterValues.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return "recorded with other parameters, not \(values.joined(separator: ", "))"
     }
 }
 
