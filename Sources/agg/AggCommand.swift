@@ -16,7 +16,7 @@ struct AggCommand: AsyncParsableCommand {
               agg sources list
               agg sources show zoo
               agg sources validate my-sources.yaml
-              agg --sources my-sources.yaml sources list
+              agg sources list --sources my-sources.yaml
 
             Exit codes:
             \(ExitStatus.helpText)

@@ -53,7 +53,7 @@ struct GlobalOptions: ParsableArguments {
         do {
             return try registry.source(named: name)
         } catch {
-            throw CommandFailure(error.description, .usage)
+            throw CommandFailure(error.description, error.rejectedAt == nil ? .usage : .definition)
         }
     }
 }
@@ -69,7 +69,7 @@ extension AsyncParsableCommand {
             throw failure.status.code
         } catch let error as UnknownSourceError {
             Terminal.printError("agg: \(error)")
-            throw ExitStatus.usage.code
+            throw (error.rejectedAt == nil ? ExitStatus.usage : ExitStatus.definition).code
         } catch let error as InputError {
             Terminal.printError("agg: \(error)")
             throw ExitStatus.usage.code

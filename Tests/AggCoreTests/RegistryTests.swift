@@ -63,6 +63,18 @@ import Testing
         #expect(far?.description == "unknown source 'weather' (agg sources list shows the known ones)")
     }
 
+    /// A source left out because of errors in its definition is named as such, with where it
+    /// is defined, not as unknown; a later valid definition of the name replaces it.
+    @Test func aSourceWithErrorsIsNotCalledUnknown() throws {
+        var registry = SourceRegistry()
+        registry.add(DefinitionLoader().load(text: "books:\n  kind: local\n  ttl: 2x\n", file: "my.yaml"), from: DefinitionFile(path: "my.yaml", origin: .commandLine))
+        let error = #expect(throws: UnknownSourceError.self) { try registry.source(named: "books") }
+        #expect(error?.rejectedAt?.description == "my.yaml:1:1")
+        #expect(error?.description == "source 'books' (my.yaml:1:1) has errors in its definition, so it was not loaded; 'agg sources validate my.yaml' lists them")
+        registry.add(DefinitionLoader().load(text: "books:\n  kind: local\n", file: "later.yaml"), from: DefinitionFile(path: "later.yaml", origin: .commandLine))
+        #expect(try registry.source(named: "books").file.path == "later.yaml")
+    }
+
     @Test func directoriesFollowXDG() {
         let defaults = AggDirectories(environment: ["HOME": "/home/u"])
         #expect(defaults.config == "/home/u/.config/agg")

@@ -81,6 +81,9 @@ import Testing
         #expect(outcome.status == 0)
         #expect(outcome.standardError.hasPrefix("\(broken):3:3: error: 'paginate' does not apply to a local source"))
         #expect(outcome.standardOutput.contains("zoo "))
+        let query = try await AggProcess.run(["query", "birds", "--sources", broken], environment: TestEnvironment.isolated(folder))
+        #expect(query.status == 65)
+        #expect(query.standardError.hasSuffix("agg: source 'birds' (\(broken):1:1) has errors in its definition, so it was not loaded; 'agg sources validate \(broken)' lists them\n"))
     }
 
     @Test func unknownSourceSuggestsAndExitsWithTheUsageCode() async throws {

@@ -9,6 +9,8 @@ public struct DefinitionLoader: Sendable {
         public var sources: [SourceDefinition]
         /// Every error and warning found.
         public var diagnostics: [Diagnostic]
+        /// Where each source left out because of its errors is defined, by name.
+        public var rejected: [String: SourceLocation] = [:]
         /// True when at least one diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
@@ -53,13 +55,18 @@ public struct DefinitionLoader: Sendable {
         }
         let reader = SchemaReader(source: source)
         var sources: [SourceDefinition] = []
+        var rejected: [String: SourceLocation] = [:]
         for entry in reader.orderedMapping(root, context: "a definition file (source names at the top level)") {
             let before = reader.diagnostics.filter { $0.severity == .error }.count
             let definition = loadSource(name: entry.key, nameNode: entry.keyNode, node: entry.value, reader: reader)
             let after = reader.diagnostics.filter { $0.severity == .error }.count
-            if let definition, after == before { sources.append(definition) }
+            if let definition, after == before {
+                sources.append(definition)
+            } else {
+                rejected[entry.key] = entry.keyNode.location
+            }
         }
-        return Result(sources: sources, diagnostics: reader.diagnostics)
+        return Result(sources: sources, diagnostics: reader.diagnostics, rejected: rejected)
     }
 
     private func loadSource(name: String, nameNode: YAMLNode, node: YAMLNode, reader: SchemaReader) -> SourceDefinition? {

@@ -25,6 +25,9 @@ public struct SourceRegistry: Sendable {
     public private(set) var sources: [RegisteredSource] = []
     /// Every diagnostic from every file, in load order.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Where each source that was left out because its definition has errors is defined, by
+    /// name (unless a later file defines the name validly).
+    public private(set) var rejected: [String: SourceLocation] = [:]
 
     /// An empty registry.
     public init() {}
@@ -54,7 +57,9 @@ public struct SourceRegistry: Sendable {
     /// Adds the outcome of loading one file.
     public mutating func add(_ result: DefinitionLoader.Result, from file: DefinitionFile) {
         diagnostics += result.diagnostics
+        rejected.merge(result.rejected) { _, later in later }
         for definition in result.sources {
+            rejected[definition.name] = nil
             if let index = sources.firstIndex(where: { $0.name == definition.name }) {
                 let replaced = sources[index]
                 sources[index] = RegisteredSource(
@@ -70,9 +75,11 @@ public struct SourceRegistry: Sendable {
     /// True when any file had an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    /// The source called `name`; an unknown name throws with the closest known name.
+    /// The source called `name`; an unknown name throws with the closest known name, and a
+    /// name whose definition was left out because of errors throws saying where it is.
     public func source(named name: String) throws(UnknownSourceError) -> RegisteredSource {
         if let source = sources.first(where: { $0.name == name }) { return source }
+        if let location = rejected[name] { throw UnknownSourceError(name: name, rejectedAt: location) }
         throw UnknownSourceError(name: name, suggestion: Suggestion.closest(to: name, among: sources.map(\.name)))
     }
 }
@@ -83,8 +90,21 @@ public struct UnknownSourceError: Error, Sendable, CustomStringConvertible {
     public var name: String
     /// The closest known name, when one is close.
     public var suggestion: String?
+    /// Where the name is defined, when its definition was left out because of errors.
+    public var rejectedAt: SourceLocation?
+
+    /// An error for `name`, which no definition declares (`suggestion` is the closest known
+    /// name) or whose definition at `rejectedAt` has errors.
+    public init(name: String, suggestion: String? = nil, rejectedAt: SourceLocation? = nil) {
+        self.name = name
+        self.suggestion = suggestion
+        self.rejectedAt = rejectedAt
+    }
 
     public var description: String {
+        if let rejectedAt {
+            return "source '\(name)' (\(rejectedAt)) has errors in its definition, so it was not loaded; 'agg sources validate \(rejectedAt.file)' lists them"
+        }
         var text = "unknown source '\(name)'"
         if let suggestion { text += "; did you mean '\(suggestion)'?" } else { text += " (agg sources list shows the known ones)" }
         return text
