@@ -4,10 +4,13 @@ import AggCore
 /// progress line on a terminal, notices on standard error, and sync failures as messages
 /// with the "no usable data" exit code.
 enum DataPreparation {
+    /// Prepares `collection` and returns the state of the remote data it will answer from
+    /// (nil for local sources and local records only).
+    @discardableResult
     static func prepare(
         _ collection: CollectionID, with aggregator: Aggregator, freshness: Freshness,
         page: PageSelection? = nil, parameters: [String: String], origin: RecordQuery.OriginFilter = .all
-    ) async throws {
+    ) async throws -> SyncState? {
         let progress = ProgressLine()
         let result: QueryResult
         do {
@@ -21,5 +24,6 @@ enum DataPreparation {
         progress.clear()
         if let report = result.sync, Terminal.standardErrorIsTerminal { Terminal.printError("agg: synced \(report.summary)") }
         for notice in result.notices { Terminal.printError("agg: \(notice)") }
+        return result.state
     }
 }

@@ -11,6 +11,8 @@ struct RecordDetail {
     let definition: SourceDefinition
     /// The image's file in the cache, when there is one.
     let imagePath: String?
+    /// Where the remote data came from, when known: a bundled snapshot was stored, not fetched.
+    var provenance: SyncState.Provenance?
 
     var text: String {
         var lines: [String] = []
@@ -23,7 +25,11 @@ struct RecordDetail {
         if let image = record.image { rows.append(("image", RecordFormatter.imageText(image))) }
         if let imagePath { rows.append(("image file", imagePath)) }
         let style = Date.ISO8601FormatStyle(timeZone: .current)
-        if let date = record.fetchedAt { rows.append(("fetched", date.formatted(style))) }
+        if case .bundledSnapshot(let recorded)? = provenance, record.origin == .remote {
+            rows.append(("recorded", "\(recorded) (the bundled snapshot, not fetched)"))
+        } else if let date = record.fetchedAt {
+            rows.append(("fetched", date.formatted(style)))
+        }
         if let date = record.createdAt { rows.append(("created", date.formatted(style))) }
         if let date = record.updatedAt, date != record.createdAt { rows.append(("updated", date.formatted(style))) }
         for (name, value) in record.fields where !name.hasSuffix("_display") {

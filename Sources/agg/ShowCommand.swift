@@ -26,7 +26,7 @@ struct ShowCommand: AsyncParsableCommand {
             let given = try parameters.values
             let collection = try aggregator.collection(of: definition, parameters: given)
             let stored = try await aggregator.store.syncState(of: collection) != nil
-            try await DataPreparation.prepare(collection, with: aggregator, freshness: stored ? .offline : .automatic, parameters: given)
+            let state = try await DataPreparation.prepare(collection, with: aggregator, freshness: stored ? .offline : .automatic, parameters: given)
             guard let record = try await aggregator.store.record(key: key, in: collection) else {
                 throw CommandFailure("no record '\(key)' in source '\(source)' (agg query \(source) lists the keys)", .usage)
             }
@@ -36,7 +36,7 @@ struct ShowCommand: AsyncParsableCommand {
             case .json, .ndjson:
                 print(JSONWriter.string(formatter.json(record)))
             case .table, .csv:
-                print(RecordDetail(record: record, definition: definition, imagePath: imagePath).text)
+                print(RecordDetail(record: record, definition: definition, imagePath: imagePath, provenance: state?.provenance).text)
             }
         }
     }

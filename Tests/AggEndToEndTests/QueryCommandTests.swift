@@ -131,6 +131,7 @@ import Testing
             #expect(lines.first == "metro/三重國小站/蘆洲站 — 三重國小站")
             #expect(lines.dropFirst().first == "→ bound for 蘆洲站")
             #expect(outcome.standardOutput.contains("updated      2021-02-24T12:56:50.427+08:00 (2021年02月24日12時56分)"))
+            #expect(outcome.standardOutput.contains("\n  fetched      2"))
             let missing = try await AggProcess.run(["show", "metro", "nowhere"], environment: environment)
             #expect(missing.status == 64)
         }
@@ -165,6 +166,8 @@ import Testing
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("→ bound for 新店站"))
         #expect(outcome.standardError.contains("using the bundled snapshot recorded 2020-06-08"))
+        #expect(outcome.standardOutput.contains("\n  recorded     2020-06-08 (the bundled snapshot, not fetched)\n"))
+        #expect(!outcome.standardOutput.contains("fetched  "))
     }
 
     @Test func badQueryArgumentsAreUsageErrors() async throws {
