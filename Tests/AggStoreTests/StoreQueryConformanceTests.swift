@@ -66,6 +66,9 @@ import Testing
     func sortLimitOffsetAndOrigin(backend: Backend) async throws {
         #expect(try await keys(backend) { $0.sort = [.init(field: "weight", descending: true)] } == ["2", "1", "4", "3", "5", "local-2", "local-1"])
         #expect(try await keys(backend) { $0.sort = [.init(field: "weight")]; $0.limit = 2; $0.offset = 1 } == ["local-2", "5"])
+        // Records without the field come last in both directions.
+        #expect(try await keys(backend) { $0.sort = [.init(field: "updated", descending: true)] } == ["4", "1", "2", "3", "5", "local-2", "local-1"])
+        #expect(try await keys(backend) { $0.sort = [.init(field: "updated")] } == ["5", "3", "2", "1", "4", "local-2", "local-1"])
         #expect(try await keys(backend) { $0.limit = 3 } == ["local-2", "local-1", "1"])
         #expect(try await keys(backend) { $0.offset = 5 } == ["4", "5"])
         #expect(try await keys(backend) { $0.origin = .local } == ["local-2", "local-1"])

@@ -170,7 +170,9 @@ public struct RecordQuery: Sendable, Hashable {
         if !sort.isEmpty {
             result = records.enumerated().sorted { left, right in
                 for key in sort {
-                    let order = Self.compareForSort(Self.value(of: left.element, key.field), Self.value(of: right.element, key.field))
+                    let (a, b) = (Self.value(of: left.element, key.field), Self.value(of: right.element, key.field))
+                    if (a == nil) != (b == nil) { return b == nil }
+                    let order = Self.compareForSort(a, b)
                     if order != 0 { return key.descending ? order > 0 : order < 0 }
                 }
                 return left.offset < right.offset
@@ -181,7 +183,8 @@ public struct RecordQuery: Sendable, Hashable {
         return Array(result[start..<end])
     }
 
-    /// Missing values sort last; numbers before text; text by Unicode order.
+    /// Numbers before text; text by Unicode order; missing values after both (`sortAndSlice`
+    /// keeps them last when descending too).
     static func compareForSort(_ left: JSONValue?, _ right: JSONValue?) -> Int {
         switch (left, right) {
         case (nil, nil): return 0
