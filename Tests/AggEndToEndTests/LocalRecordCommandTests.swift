@@ -37,6 +37,10 @@ import Testing
         #expect(noImage.standardError == "agg: a new faces record needs name and image; missing image (give --image FILE)\n")
         let noName = try await AggProcess.run(["insert", "faces", "--image", cat], environment: environment)
         #expect(noName.standardError == "agg: a new faces record needs name and image; missing name (give name=…)\n")
+        // Zoo records take any field (the decoder's are open-ended), so a misspelt one is
+        // only noticed as the required field missing.
+        let misspelt = try await AggProcess.run(["insert", "zoo", "nmae=石虎", "--image", cat], environment: environment)
+        #expect(misspelt.standardError == "agg: a new zoo record needs name and image; missing name (give name=…; 'nmae=' looks like a misspelling of it)\n")
         let notAnImage = try folder.write("notes.txt", "hello")
         let wrong = try await AggProcess.run(["insert", "faces", "name=Ada", "--image", notAnImage], environment: environment)
         #expect(wrong.standardError == "agg: \(notAnImage) is not an image agg can store (JPEG, PNG, GIF or WebP, judged by its content)\n")

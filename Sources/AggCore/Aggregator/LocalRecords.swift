@@ -44,7 +44,11 @@ extension Aggregator {
             return fields[field]?.textValue.map { $0.trimmingSpaces.isEmpty } ?? true
         }
         if !missing.isEmpty {
-            let hints = missing.map { $0 == imageField ? "\($0) (give --image FILE)" : "\($0) (give \($0)=…)" }
+            let hints = missing.map { field in
+                if field == imageField { return "\(field) (give --image FILE)" }
+                let misspelt = given.keys.filter { Suggestion.closest(to: $0, among: [field]) != nil }.sorted().first
+                return "\(field) (give \(field)=…\(misspelt.map { "; '\($0)=' looks like a misspelling of it" } ?? ""))"
+            }
             throw InputError("a new \(source) record needs \(Self.list(definition.insert.required)); missing \(Self.list(hints))")
         }
         if blob != nil { fields[imageField] = nil }
