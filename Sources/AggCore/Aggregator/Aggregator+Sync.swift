@@ -104,9 +104,7 @@ extension Aggregator {
             warnings: page.warnings, bytes: bundled.body.count, duration: Date().timeIntervalSince(started),
             provenance: .bundledSnapshot(recorded: bundled.recorded))
     }
-}
 
-extension Aggregator {
     /// For a collection with parameters, that a bundled snapshot stored as its data answers
     /// for other parameters (`recorded with other parameters, not lat=1, lon=2`): a recorded
     /// Flickr search shows photos of the place it was recorded for, not of the one asked.
