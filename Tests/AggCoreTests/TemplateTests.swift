@@ -53,6 +53,13 @@ import Testing
         #expect(request.redact("GET \(request.url) failed") == "GET https://api.flickr.com/services/rest/?api_key=<redacted>&lat=25.03&radius=5&text=a%20b%26c failed")
     }
 
+    @Test func aShortSecretIsRedactedOnlyWhereItStandsAlone() throws {
+        let short = try source("flickr").resolveRequest(environment: ["FLICKR_API_KEY": "x"], parameters: ["lat": "25.03"])
+        #expect(short.redact("http://h/?api_key=x&extras=url_m: invalid key x") == "http://h/?api_key=<redacted>&extras=url_m: invalid key <redacted>")
+        let long = try source("flickr").resolveRequest(environment: ["FLICKR_API_KEY": "0123abcd"], parameters: ["lat": "25.03"])
+        #expect(long.redact("invalid key x0123abcdx (api_key=0123abcd)") == "invalid key x<redacted>x (api_key=<redacted>)")
+    }
+
     @Test func aMissingSecretNamesTheVariableAndWhereToGetIt() throws {
         let error = #expect(throws: ConfigurationError.self) { try source("flickr").resolveRequest(environment: [:], parameters: ["lat": "1"]) }
         #expect(error?.kind == .missingSecret("FLICKR_API_KEY"))

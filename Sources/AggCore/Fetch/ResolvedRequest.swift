@@ -174,14 +174,20 @@ public enum URLEncoding {
 }
 
 extension String {
-    /// Every occurrence of `target` replaced with `replacement`.
-    package func replacingAll(_ target: String, with replacement: String) -> String {
+    /// Every occurrence of `target` replaced with `replacement`; with `wholeWordsOnly`, only
+    /// those with no letter or digit right before or after them.
+    package func replacingAll(_ target: String, with replacement: String, wholeWordsOnly: Bool = false) -> String {
         guard !target.isEmpty else { return self }
+        func isWordCharacter(_ character: Character?) -> Bool { character.map { $0.isLetter || $0.isNumber } ?? false }
         var result = ""
         var rest = self[...]
         while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
+            if wholeWordsOnly && (isWordCharacter(self[..<range.lowerBound].last) || isWordCharacter(self[range.upperBound...].first)) {
+                result += rest[..<range.upperBound]
+            } else {
+                result += rest[..<range.lowerBound]
+                result += replacement
+            }
             rest = rest[range.upperBound...]
         }
         return result + rest
