@@ -59,6 +59,8 @@ import Testing
         registry.add(DefinitionLoader().load(text: "zoo:\n  kind: local\nmetro:\n  kind: local\n", file: "s.yaml"), from: DefinitionFile(path: "s.yaml", origin: .builtin))
         let error = #expect(throws: UnknownSourceError.self) { try registry.source(named: "zooo") }
         #expect(error?.description == "unknown source 'zooo'; did you mean 'zoo'?")
+        let short = #expect(throws: UnknownSourceError.self) { try registry.source(named: "zo") }
+        #expect(short?.description == "unknown source 'zo'; did you mean 'zoo'?")
         let far = #expect(throws: UnknownSourceError.self) { try registry.source(named: "weather") }
         #expect(far?.description == "unknown source 'weather' (agg sources list shows the known ones)")
     }

@@ -1,7 +1,8 @@
 /// Finds the closest known word to a misspelt one, for "did you mean" hints.
 package enum Suggestion {
     /// The candidate closest to `word` by edit distance, when it is close enough to be a typo:
-    /// at most 2 edits, and fewer than half the word's length.
+    /// at most 2 edits, and fewer than half the length of the longer of the two (so `zo` finds
+    /// `zoo`, while `me` finds nothing in `zoo`).
     package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased())
         var best: (word: String, distance: Int)?
@@ -10,7 +11,7 @@ package enum Suggestion {
             if distance == 0 { return candidate }
             if best == nil || distance < best!.distance { best = (candidate, distance) }
         }
-        guard let best, best.distance <= 2, best.distance * 2 < max(target.count, 2) else { return nil }
+        guard let best, best.distance <= 2, best.distance * 2 < max(target.count, best.word.count, 2) else { return nil }
         return best.word
     }
 
