@@ -50,6 +50,10 @@ final class SQLiteDatabase {
         switch mode {
         case .shared:
             try execute("PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            // Keep the -wal and -shm files when the last connection closes: otherwise every
+            // command, a query too, creates both, sizes the index and deletes them again.
+            var persist: Int32 = 1
+            try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist), "keeping the write-ahead log")
         case .privateBulk:
             try execute("PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096")
         case .readOnly:

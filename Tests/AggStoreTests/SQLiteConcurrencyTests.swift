@@ -21,6 +21,20 @@ import Testing
         #expect(try await readerStore.count(in: zoo) == (local: 1, remote: 1000))
     }
 
+    /// The write-ahead log and its index stay when the last connection closes, so that a
+    /// command (a query too) does not create and delete two files in the data folder each time.
+    @Test func theWriteAheadLogOutlivesTheStore() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.path + "/agg.sqlite"
+        do {
+            let store = try SQLiteRecordStore(path: path)
+            _ = try await store.records(matching: RecordQuery(collection: CollectionID(source: "zoo")))
+        }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
     @Test func leftoversOfAKilledSyncAreInvisibleAndCleanedUp() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
