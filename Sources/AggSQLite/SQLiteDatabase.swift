@@ -49,9 +49,10 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, 30_000)
         switch mode {
         case .shared:
-            try execute("PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            try execute("PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = 4194304")
             // Keep the -wal and -shm files when the last connection closes: otherwise every
-            // command, a query too, creates both, sizes the index and deletes them again.
+            // command, a query too, creates both, sizes the index and deletes them again. The
+            // size limit above truncates a log that a large transaction grew, after checkpoints.
             var persist: Int32 = 1
             try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist), "keeping the write-ahead log")
         case .privateBulk:
