@@ -51,8 +51,9 @@ final class SQLiteDatabase {
         case .shared:
             try execute("PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = 4194304")
             // Keep the -wal and -shm files when the last connection closes: otherwise every
-            // command, a query too, creates both, sizes the index and deletes them again. The
-            // size limit above truncates a log that a large transaction grew, after checkpoints.
+            // command, a query too, creates both, lays out the -shm index and deletes them
+            // again. The size limit above truncates a log that a large transaction grew, after
+            // checkpoints.
             var persist: Int32 = 1
             try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist), "keeping the write-ahead log")
         case .privateBulk:
