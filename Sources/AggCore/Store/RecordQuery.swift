@@ -170,10 +170,15 @@ public struct RecordQuery: Sendable, Hashable {
         if !sort.isEmpty {
             result = records.enumerated().sorted { left, right in
                 for key in sort {
-                    let (a, b) = (Self.value(of: left.element, key.field), Self.value(of: right.element, key.field))
-                    if (a == nil) != (b == nil) { return b == nil }
-                    let order = Self.compareForSort(a, b)
-                    if order != 0 { return key.descending ? order > 0 : order < 0 }
+                    switch (Self.value(of: left.element, key.field), Self.value(of: right.element, key.field)) {
+                    case (nil, nil): continue
+                    // Records without the field come last, descending too.
+                    case (nil, _?): return false
+                    case (_?, nil): return true
+                    case (let a?, let b?):
+                        let order = Self.compareForSort(a, b)
+                        if order != 0 { return key.descending ? order > 0 : order < 0 }
+                    }
                 }
                 return left.offset < right.offset
             }.map(\.element)
@@ -183,21 +188,14 @@ public struct RecordQuery: Sendable, Hashable {
         return Array(result[start..<end])
     }
 
-    /// Numbers before text; text by Unicode order; missing values after both (`sortAndSlice`
-    /// keeps them last when descending too).
-    static func compareForSort(_ left: JSONValue?, _ right: JSONValue?) -> Int {
-        switch (left, right) {
-        case (nil, nil): return 0
-        case (nil, _): return 1
-        case (_, nil): return -1
-        case (let left?, let right?):
-            if let a = left.numberValue, let b = right.numberValue {
-                return a < b ? -1 : (a > b ? 1 : 0)
-            }
-            let a = texts(of: left).joined(separator: " ")
-            let b = texts(of: right).joined(separator: " ")
+    /// Numbers by value; otherwise text by Unicode order.
+    static func compareForSort(_ left: JSONValue, _ right: JSONValue) -> Int {
+        if let a = left.numberValue, let b = right.numberValue {
             return a < b ? -1 : (a > b ? 1 : 0)
         }
+        let a = texts(of: left).joined(separator: " ")
+        let b = texts(of: right).joined(separator: " ")
+        return a < b ? -1 : (a > b ? 1 : 0)
     }
 
     /// Runs the query over records in merged order, stopping early when no sort is needed.
